@@ -1,0 +1,165 @@
+extension ConfigurationDocument {
+    /// Decodes a configuration document from its JSON text.
+    ///
+    /// Unknown keys are ignored. A missing field takes the built-in default; a missing
+    /// `monitorList` means the built-in list for `hermes` and an empty one for any other
+    /// namespace. Numbers may be fractional; counts (`maxItem`, `maxCacheCount`, `flushCount`)
+    /// are rounded down. Values are not clamped here: call ``clamped()``.
+    /// - Parameter bytes: the document's UTF-8 JSON text.
+    /// - Throws: ``HermesWireError/Code/malformedConfiguration`` naming the first field that is
+    ///   not valid JSON or has the wrong type.
+    public init(jsonBytes bytes: some Collection<UInt8>) throws(HermesWireError) {
+        let root: JSONValue
+        do {
+            root = try JSONValue(parsing: bytes)
+        } catch {
+            throw HermesWireError(.malformedConfiguration, "configuration is not valid JSON: \(error.message)")
+        }
+        let reader = ConfigurationReader(path: "")
+        let object = try reader.object(root)
+        revision = try reader.int(object["revision"], "revision") ?? 0
+        namespaces = [:]
+        for (name, value) in try reader.object(object["namespaces"] ?? .object([:]), "namespaces") {
+            guard !name.isEmpty else {
+                throw HermesWireError(.malformedConfiguration, "configuration: a namespace name is empty")
+            }
+            namespaces[name] = try NamespaceConfiguration(json: value, name: name)
+        }
+    }
+
+    /// The document as deterministic compact JSON with the wire's keys, as the server serves it
+    /// and the client caches it.
+    public func jsonBytes() -> [UInt8] {
+        // Every value is finite after decoding or clamping; a NaN set in code is written as the default.
+        let (safe, _) = clamped()
+        let value: JSONValue = [
+            "revision": .int(Int64(safe.revision)),
+            "namespaces": .object(safe.namespaces.mapValues(\.json)),
+        ]
+        return (try? value.jsonBytes()) ?? []
+    }
+}
+
+extension NamespaceConfiguration {
+    /// Decodes one namespace's configuration; missing fields take the built-in defaults.
+    init(json: JSONValue, name: String) throws(HermesWireError) {
+        let reader = ConfigurationReader(path: "namespaces.\(name).")
+        let object = try reader.object(json)
+        let defaults = NamespaceConfiguration.hermesDefault
+        if let url = object["url"], url != .null {
+            self.url = try reader.string(url, "url")
+        } else {
+            self.url = object["url"] == .null ? nil : defaults.url
+        }
+        isUpload = try reader.bool(object["isUpload"], "isUpload") ?? defaults.isUpload
+        isGather = try reader.bool(object["isGather"], "isGather") ?? defaults.isGather
+        isUpdateClear = try reader.bool(object["isUpdateClear"], "isUpdateClear") ?? defaults.isUpdateClear
+        maxBodyMByte = try reader.double(object["maxBodyMByte"], "maxBodyMByte") ?? defaults.maxBodyMByte
+        periodicTimerSecond = try reader.double(object["periodicTimerSecond"], "periodicTimerSecond") ?? defaults.periodicTimerSecond
+        maxItem = try reader.int(object["maxItem"], "maxItem") ?? defaults.maxItem
+        maxFlowMByte = try reader.double(object["maxFlowMByte"], "maxFlowMByte") ?? defaults.maxFlowMByte
+        expirationDay = try reader.double(object["expirationDay"], "expirationDay") ?? defaults.expirationDay
+        maxCacheCount = try reader.int(object["maxCacheCount"], "maxCacheCount") ?? defaults.maxCacheCount
+        flushCount = try reader.int(object["flushCount"], "flushCount") ?? defaults.flushCount
+        maxMetaKByte = try reader.double(object["maxMetaKByte"], "maxMetaKByte") ?? defaults.maxMetaKByte
+        if let list = object["monitorList"] {
+            guard case .array(let items) = list else { throw reader.wrongType("monitorList", "an array") }
+            monitorList = []
+            for (index, item) in items.enumerated() {
+                monitorList.append(try MonitorItem(json: item, path: "\(reader.path)monitorList[\(index)]."))
+            }
+        } else {
+            monitorList = name == ConfigurationDocument.hermesNamespace ? defaults.monitorList : []
+        }
+    }
+
+    /// The configuration as JSON with the wire's keys.
+    var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "isUpload": .bool(isUpload),
+            "isGather": .bool(isGather),
+            "isUpdateClear": .bool(isUpdateClear),
+            "maxBodyMByte": .double(maxBodyMByte),
+            "periodicTimerSecond": .double(periodicTimerSecond),
+            "maxItem": .int(Int64(maxItem)),
+            "maxFlowMByte": .double(maxFlowMByte),
+            "expirationDay": .double(expirationDay),
+            "maxCacheCount": .int(Int64(maxCacheCount)),
+            "flushCount": .int(Int64(flushCount)),
+            "maxMetaKByte": .double(maxMetaKByte),
+            "monitorList": .array(monitorList.map(\.json)),
+        ]
+        object["url"] = url.map(JSONValue.string) ?? .null
+        return .object(object)
+    }
+}
+
+extension MonitorItem {
+    init(json: JSONValue, path: String) throws(HermesWireError) {
+        let reader = ConfigurationReader(path: path)
+        let object = try reader.object(json)
+        guard let type = try reader.string(object["type"], "type"), !type.isEmpty else {
+            throw HermesWireError(.malformedConfiguration, "configuration: \(path)type must be a non-empty string")
+        }
+        self.init(
+            type: type,
+            onlyWifi: try reader.bool(object["onlyWifi"], "onlyWifi") ?? false,
+            isRealtime: try reader.bool(object["isRealtime"], "isRealtime") ?? false,
+            isUploadPayload: try reader.bool(object["isUploadPayload"], "isUploadPayload") ?? false,
+            sampleRate: try reader.double(object["sampleRate"], "sampleRate") ?? 1
+        )
+    }
+
+    var json: JSONValue {
+        [
+            "type": .string(type),
+            "onlyWifi": .bool(onlyWifi),
+            "isRealtime": .bool(isRealtime),
+            "isUploadPayload": .bool(isUploadPayload),
+            "sampleRate": .double(sampleRate),
+        ]
+    }
+}
+
+/// Reads typed fields out of configuration JSON, naming the field in every error.
+struct ConfigurationReader {
+    let path: String
+
+    func wrongType(_ field: String, _ expected: String) -> HermesWireError {
+        HermesWireError(.malformedConfiguration, "configuration: \(path)\(field) must be \(expected)")
+    }
+
+    func object(_ value: JSONValue, _ field: String = "") throws(HermesWireError) -> [String: JSONValue] {
+        guard case .object(let object) = value else {
+            throw field.isEmpty && path.isEmpty
+                ? HermesWireError(.malformedConfiguration, "configuration must be a JSON object")
+                : wrongType(field.isEmpty ? String(path.dropLast()) : field, "an object")
+        }
+        return object
+    }
+
+    func bool(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> Bool? {
+        guard let value else { return nil }
+        guard case .bool(let bool) = value else { throw wrongType(field, "true or false") }
+        return bool
+    }
+
+    func string(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> String? {
+        guard let value else { return nil }
+        guard case .string(let string) = value else { throw wrongType(field, "a string") }
+        return string
+    }
+
+    func double(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> Double? {
+        guard let value else { return nil }
+        guard let number = value.doubleValue else { throw wrongType(field, "a number") }
+        return number
+    }
+
+    /// A count: fractional values are rounded down; huge ones are held at ±10^12 so that the
+    /// conversion to `Int` cannot trap (clamping then brings them into range).
+    func int(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> Int? {
+        guard let number = try double(value, field) else { return nil }
+        return Int(min(max(number, -1e12), 1e12).rounded(.down))
+    }
+}

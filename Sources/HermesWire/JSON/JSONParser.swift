@@ -1,0 +1,229 @@
+/// A strict RFC 8259 parser producing ``JSONValue``.
+///
+/// Rejects invalid UTF-8, trailing bytes, and nesting deeper than ``maximumDepth``, so hostile
+/// input can neither crash the caller nor exhaust its stack. Numbers without a fraction or
+/// exponent that fit `Int64` become ``JSONValue/int(_:)``; all others ``JSONValue/double(_:)``.
+struct JSONParser {
+    static let maximumDepth = 64
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    static func parse(_ input: some Collection<UInt8>) throws(HermesWireError) -> JSONValue {
+        let result: Result<JSONValue, HermesWireError>? = input.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(HermesWireError) -> JSONValue in try parseBuffer(buffer) }
+        }
+        if let result { return try result.get() }
+        let copy = Array(input)
+        return try copy.withUnsafeBufferPointer { buffer throws(HermesWireError) in try parseBuffer(buffer) }
+    }
+
+    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) throws(HermesWireError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer)
+        parser.skipWhitespace()
+        let value = try parser.parseValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.failure("unexpected bytes after the JSON value") }
+        return value
+    }
+
+    private func failure(_ reason: String) -> HermesWireError {
+        HermesWireError(.invalidJSON, "\(reason) at byte \(index)")
+    }
+
+    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            index += 1
+        }
+    }
+
+    private mutating func expect(_ literal: StaticString) throws(HermesWireError) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= bytes.count else { throw failure("unexpected end of input") }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] {
+            throw failure("invalid literal")
+        }
+        index += count
+    }
+
+    private mutating func parseValue(depth: Int) throws(HermesWireError) -> JSONValue {
+        guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
+        guard let byte = current else { throw failure("unexpected end of input") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "["): return try parseArray(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        default: throw failure("unexpected byte")
+        }
+    }
+
+    private mutating func parseObject(depth: Int) throws(HermesWireError) -> JSONValue {
+        index += 1
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
+            let key = try parseString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
+            index += 1
+            skipWhitespace()
+            members[key] = try parseValue(depth: depth + 1)
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"): index += 1; return .object(members)
+            default: throw failure("expected ',' or '}'")
+            }
+        }
+    }
+
+    private mutating func parseArray(depth: Int) throws(HermesWireError) -> JSONValue {
+        index += 1
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue(depth: depth + 1))
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            default: throw failure("expected ',' or ']'")
+            }
+        }
+    }
+
+    private mutating func parseString() throws(HermesWireError) -> String {
+        index += 1
+        var scalars: [UInt8] = []
+        var runStart = index
+        while true {
+            guard let byte = current else { throw failure("unterminated string") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                scalars.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard let string = String(validating: scalars, as: UTF8.self) else {
+                    throw failure("string is not valid UTF-8")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                scalars.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                try parseEscape(into: &scalars)
+                runStart = index
+            case 0x00..<0x20:
+                throw failure("control character in string")
+            default:
+                index += 1
+            }
+        }
+    }
+
+    private mutating func parseEscape(into output: inout [UInt8]) throws(HermesWireError) {
+        guard let byte = current else { throw failure("unterminated escape") }
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): output.append(byte)
+        case UInt8(ascii: "b"): output.append(0x08)
+        case UInt8(ascii: "f"): output.append(0x0C)
+        case UInt8(ascii: "n"): output.append(0x0A)
+        case UInt8(ascii: "r"): output.append(0x0D)
+        case UInt8(ascii: "t"): output.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try parseHex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard current == UInt8(ascii: "\\") else { throw failure("unpaired surrogate") }
+                index += 1
+                guard current == UInt8(ascii: "u") else { throw failure("unpaired surrogate") }
+                index += 1
+                let low = try parseHex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw failure("unpaired surrogate") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw failure("invalid unicode escape") }
+            output.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            throw failure("invalid escape")
+        }
+    }
+
+    private mutating func parseHex4() throws(HermesWireError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("truncated unicode escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("invalid unicode escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func parseNumber() throws(HermesWireError) -> JSONValue {
+        let start = index
+        var isInteger = true
+        if current == UInt8(ascii: "-") { index += 1 }
+        guard try skipDigits(allowLeadingZero: false) else { throw failure("invalid number") }
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard try skipDigits(allowLeadingZero: true) else { throw failure("invalid number") }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            guard try skipDigits(allowLeadingZero: true) else { throw failure("invalid number") }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let value = Int64(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
+        return .double(value)
+    }
+
+    /// Skips a run of digits; returns whether there was at least one.
+    private mutating func skipDigits(allowLeadingZero: Bool) throws(HermesWireError) -> Bool {
+        let start = index
+        while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { index += 1 }
+        if !allowLeadingZero, index - start > 1, bytes[start] == UInt8(ascii: "0") {
+            throw failure("leading zero in number")
+        }
+        return index > start
+    }
+}
+
+extension JSONValue {
+    /// Parses JSON text strictly (RFC 8259, UTF-8, at most 64 levels deep).
+    /// - Parameter bytes: the UTF-8 bytes of one JSON value, optionally surrounded by whitespace.
+    /// - Throws: ``HermesWireError/Code/invalidJSON`` with the byte offset of the problem.
+    public init(parsing bytes: some Collection<UInt8>) throws(HermesWireError) {
+        self = try JSONParser.parse(bytes)
+    }
+}

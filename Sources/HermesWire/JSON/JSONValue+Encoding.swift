@@ -1,0 +1,83 @@
+extension JSONValue {
+    /// The compact, deterministic JSON encoding of this value.
+    ///
+    /// No whitespace; object keys sorted by their UTF-8 bytes; strings escaped as RFC 8259
+    /// requires (quote, backslash, control characters) and otherwise written as UTF-8.
+    /// - Returns: the UTF-8 bytes of the JSON text.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside.
+    public func jsonBytes() throws(HermesWireError) -> [UInt8] {
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        try write(into: &output)
+        return output
+    }
+
+    /// The compact, deterministic JSON encoding as a `String`; see ``jsonBytes()``.
+    public func jsonString() throws(HermesWireError) -> String {
+        String(decoding: try jsonBytes(), as: UTF8.self)
+    }
+
+    /// Appends the compact, deterministic encoding of this value to `output`.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside.
+    public func write(into output: inout [UInt8]) throws(HermesWireError) {
+        switch self {
+        case .null:
+            output.append(contentsOf: "null".utf8)
+        case .bool(let value):
+            output.append(contentsOf: (value ? "true" : "false").utf8)
+        case .int(let value):
+            output.append(contentsOf: String(value).utf8)
+        case .double(let value):
+            guard value.isFinite else {
+                throw HermesWireError(.nonFiniteNumber, "JSON cannot represent NaN or infinity; send a finite number or a string")
+            }
+            output.append(contentsOf: value.description.utf8)
+        case .string(let value):
+            Self.writeString(value, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                try element.write(into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            try Self.writeObject(members, into: &output)
+        }
+    }
+
+    /// Writes an object's members with keys in UTF-8 byte order.
+    static func writeObject(_ members: [String: JSONValue], into output: inout [UInt8]) throws(HermesWireError) {
+        output.append(UInt8(ascii: "{"))
+        let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        for (index, key) in keys.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            writeString(key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            try members[key]!.write(into: &output)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    static func writeString(_ string: String, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                output.append(contentsOf: Array("\\u00".utf8))
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}

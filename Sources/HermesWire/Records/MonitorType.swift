@@ -1,0 +1,13 @@
+/// The monitoring types of the built-in `hermes` namespace's default configuration.
+public enum MonitorType: Sendable {
+    /// A crash from an earlier run, usually with a stack payload.
+    public static let appCrash = "appCrash"
+    /// A main-thread stall.
+    public static let appLag = "appLag"
+    /// A boot (launch) time measurement.
+    public static let appBoot = "appBoot"
+    /// A network request sample.
+    public static let net = "net"
+    /// A failed network request.
+    public static let netError = "netError"
+}

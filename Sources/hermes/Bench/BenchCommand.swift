@@ -1,0 +1,41 @@
+import ArgumentParser
+import HermesWire
+
+/// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure Hermes' speed. Build with -c release for meaningful figures."
+    )
+
+    enum Suite: String, ExpressibleByArgument, CaseIterable {
+        case wire
+    }
+
+    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
+    var suite: Suite?
+
+    @Flag(help: "Print one JSON object instead of a table.")
+    var json = false
+
+    func run() async throws {
+        var reports: [(Suite, BenchReport)] = []
+        for suite in suite.map({ [$0] }) ?? Suite.allCases {
+            let report: BenchReport
+            switch suite {
+            case .wire: report = try WireBenchmark().run()
+            }
+            reports.append((suite, report))
+        }
+        if json {
+            let value: JSONValue = reports.count == 1
+                ? reports[0].1.json
+                : .object(Dictionary(uniqueKeysWithValues: reports.map { ($0.0.rawValue, $0.1.json) }))
+            print(try value.jsonString())
+        } else {
+            for (suite, report) in reports {
+                print(report.table(title: suite.rawValue))
+            }
+        }
+    }
+}

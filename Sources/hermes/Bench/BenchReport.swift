@@ -1,0 +1,67 @@
+import HermesWire
+
+/// The figures of one benchmark suite, in the order they are printed.
+struct BenchReport {
+    struct Figure {
+        var key: String
+        var value: Double
+        var label: String
+    }
+
+    var figures: [Figure] = []
+
+    mutating func add(_ key: String, _ value: Double, _ label: String) {
+        figures.append(Figure(key: key, value: value, label: label))
+    }
+
+    var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: figures.map { figure in
+            let rounded = (figure.value * 1000).rounded() / 1000
+            return (figure.key, rounded == rounded.rounded() ? JSONValue.int(Int64(rounded)) : .double(rounded))
+        }))
+    }
+
+    func table(title: String) -> String {
+        let width = figures.map(\.label.count).max() ?? 0
+        var lines = ["== \(title)"]
+        for figure in figures {
+            let padding = String(repeating: " ", count: width - figure.label.count)
+            lines.append("  \(figure.label)\(padding)  \(Self.format(figure.value))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func format(_ value: Double) -> String {
+        if abs(value) >= 100 { return String(Int64(value.rounded())) }
+        let hundredths = (value * 100).rounded() / 100
+        return String(hundredths)
+    }
+}
+
+/// The median over `pairs` alternating runs of `baseline` time divided by `subject` time: the
+/// subject's speed relative to the baseline, robust against the machine's speed drifting.
+func medianSpeedRatio(pairs: Int = 15, subject: () throws -> Void, baseline: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    var ratios: [Double] = []
+    for _ in 0..<pairs {
+        let subjectTime = try clock.measure(subject)
+        let baselineTime = try clock.measure(baseline)
+        ratios.append(baselineTime / subjectTime)
+    }
+    ratios.sort()
+    return ratios[ratios.count / 2]
+}
+
+/// Times `body` repeatedly, for at least `minimumIterations` runs and about `budget` in all, and
+/// returns the median duration of one run in seconds.
+func medianSeconds(minimumIterations: Int = 5, budget: Duration = .milliseconds(600), _ body: () throws -> Void) rethrows -> Double {
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    let start = clock.now
+    while samples.count < minimumIterations || (clock.now - start < budget && samples.count < 10_000) {
+        let elapsed = try clock.measure(body)
+        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+    }
+    samples.sort()
+    return samples[samples.count / 2]
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `hermes` command line: thin commands over the Hermes libraries.
+@main
+struct HermesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hermes",
+        abstract: "Hermes: durable, encrypted data reporting for Swift apps, and its collector.",
+        subcommands: [BenchCommand.self]
+    )
+}

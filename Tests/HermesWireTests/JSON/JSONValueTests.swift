@@ -1,0 +1,84 @@
+import Foundation
+import HermesWire
+import Testing
+
+struct JSONValueTests {
+    @Test func literalsBuildTheExpectedValues() {
+        let value: JSONValue = ["amount": 12, "ok": true, "tags": ["a", "b"], "rate": 0.5, "none": nil]
+        #expect(value["amount"] == .int(12))
+        #expect(value["ok"] == .bool(true))
+        #expect(value["tags"] == .array([.string("a"), .string("b")]))
+        #expect(value["rate"] == .double(0.5))
+        #expect(value["none"] == .null)
+    }
+
+    @Test func encodingIsCompactWithSortedKeys() throws {
+        let value: JSONValue = ["b": 1, "a": ["z": true, "y": nil], "c": [1.5, "x"]]
+        #expect(try value.jsonString() == #"{"a":{"y":null,"z":true},"b":1,"c":[1.5,"x"]}"#)
+    }
+
+    @Test func equalValuesGiveEqualBytesWhateverTheInsertionOrder() throws {
+        var first: [String: JSONValue] = [:]
+        var second: [String: JSONValue] = [:]
+        let keys = (0..<50).map { "key\($0)" }
+        for key in keys { first[key] = .string(key) }
+        for key in keys.reversed() { second[key] = .string(key) }
+        #expect(try JSONValue.object(first).jsonBytes() == JSONValue.object(second).jsonBytes())
+    }
+
+    @Test func stringsAreEscapedAsRFC8259Requires() throws {
+        let value: JSONValue = .string("q\"b\\n\nt\tc\u{01}é/")
+        #expect(try value.jsonString() == #""q\"b\\n\nt\tc\u0001é/""#)
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -.infinity])
+    func nonFiniteNumbersAreRejected(number: Double) {
+        expectWireError(.nonFiniteNumber) { try JSONValue.double(number).jsonBytes() }
+        expectWireError(.nonFiniteNumber) { try JSONValue.object(["deep": [1, .double(number)]]).jsonBytes() }
+    }
+
+    @Test func parsingRoundTripsEncodedValues() throws {
+        let value: JSONValue = [
+            "int": 9_007_199_254_740_993, "negative": -3, "double": 1.25, "exp": 1e-7,
+            "text": "ünïcødé \u{1F600} \"quoted\"", "list": [nil, false, [:]], "empty": [],
+        ]
+        #expect(try JSONValue(parsing: value.jsonBytes()) == value)
+    }
+
+    @Test func parsingTellsIntegersFromFractions() throws {
+        #expect(try JSONValue(parsing: Array("12".utf8)) == .int(12))
+        #expect(try JSONValue(parsing: Array("12.0".utf8)) == .double(12))
+        #expect(try JSONValue(parsing: Array("1e2".utf8)) == .double(100))
+        #expect(try JSONValue(parsing: Array("99999999999999999999".utf8)) == .double(1e20))
+    }
+
+    @Test func parsingDecodesEscapesAndSurrogatePairs() throws {
+        let parsed = try JSONValue(parsing: Array(#" "a\u00e9\ud83d\ude00\/\n" "#.utf8))
+        #expect(parsed == .string("aé\u{1F600}/\n"))
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "tru", "\"unterminated", "{\"a\" 1}",
+        "[1] 2", "\"\u{01}\"", "\"\\ud800\"", "\"\\x\"", "1e999", "{1:2}", "nul",
+    ])
+    func malformedJSONIsRejected(text: String) {
+        expectWireError(.invalidJSON) { try JSONValue(parsing: Array(text.utf8)) }
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        expectWireError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func nestingIsBoundedSoHostileInputCannotExhaustTheStack() throws {
+        let deep = String(repeating: "[", count: 100_000)
+        expectWireError(.invalidJSON) { try JSONValue(parsing: Array(deep.utf8)) }
+        let allowed = String(repeating: "[", count: 60) + String(repeating: "]", count: 60)
+        #expect(throws: Never.self) { try JSONValue(parsing: Array(allowed.utf8)) }
+    }
+
+    @Test func codableRoundTripsThroughFoundation() throws {
+        let value: JSONValue = ["a": [1, 2.5, "x", true, nil], "b": ["c": "d"]]
+        let data = try JSONEncoder().encode(value)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
+    }
+}
