@@ -27,6 +27,23 @@ struct ByteReader {
         return Array(bytes[offset..<offset + count])
     }
 
+    /// Reads `count` u32 payload block lengths and checks that a meta block of `metaLength`
+    /// bytes and those blocks are exactly the rest of the packet.
+    mutating func readBlockLengths(count: Int, after metaLength: Int, format: String) throws(HermesWireError) -> [Int] {
+        var lengths: [Int] = []
+        for index in 0..<count {
+            lengths.append(Int(try readInteger(UInt32.self, "length of payload \(index)")))
+        }
+        let declared = lengths.reduce(metaLength, +)
+        guard declared == remaining else {
+            throw HermesWireError(
+                declared > remaining ? .truncatedPacket : .inconsistentPacket,
+                "\(format) header declares \(declared) bytes of blocks, the packet has \(remaining)"
+            )
+        }
+        return lengths
+    }
+
     /// The bytes read so far (a header, for authentication).
     var consumed: [UInt8] { Array(bytes[..<offset]) }
 

@@ -45,17 +45,7 @@ enum PacketV1 {
         var reader = ByteReader(body)
         let metaLength = Int(try reader.readInteger(UInt16.self, "meta block length"))
         let count = Int(try reader.readInteger(UInt8.self, "payload count"))
-        var lengths: [Int] = []
-        for index in 0..<count {
-            lengths.append(Int(try reader.readInteger(UInt32.self, "length of payload \(index)")))
-        }
-        let declared = lengths.reduce(metaLength, +)
-        guard declared == reader.remaining else {
-            throw HermesWireError(
-                declared > reader.remaining ? .truncatedPacket : .inconsistentPacket,
-                "v1 header declares \(declared) bytes of blocks, the packet has \(reader.remaining)"
-            )
-        }
+        let lengths = try reader.readBlockLengths(count: count, after: metaLength, format: "v1")
         let metaBlock = try reader.readBytes(metaLength, "meta block")
         let lines = try Packet.lines(ofMetaBlock: SealedBlock.open(metaBlock, cipher: cipher, header: [], limit: limit))
         guard lines.count == count else {

@@ -88,17 +88,7 @@ enum PacketV2 {
             throw HermesWireError(.inconsistentPacket, "a meta packet declares \(count) payloads")
         }
         let metaLength = Int(try reader.readInteger(UInt32.self, "meta block length"))
-        var lengths: [Int] = []
-        for index in 0..<count {
-            lengths.append(Int(try reader.readInteger(UInt32.self, "length of payload \(index)")))
-        }
-        let declared = lengths.reduce(metaLength, +)
-        guard declared == reader.remaining else {
-            throw HermesWireError(
-                declared > reader.remaining ? .truncatedPacket : .inconsistentPacket,
-                "v2 header declares \(declared) bytes of blocks, the packet has \(reader.remaining)"
-            )
-        }
+        let lengths = try reader.readBlockLengths(count: count, after: metaLength, format: "v2")
         let header = reader.consumed
         guard let cipher = keyring.cipher(algorithm, keyID: keyID) else {
             throw HermesWireError(.unknownKey, "no \(algorithm) key with id \(keyID) is configured")
