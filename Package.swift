@@ -6,11 +6,20 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HermesWire", targets: ["HermesWire"]),
+        .library(name: "Hermes", targets: ["Hermes"]),
+        .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
+        .library(name: "HermesCollector", targets: ["HermesCollector"]),
         .executable(name: "hermes", targets: ["hermes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .systemLibrary(
@@ -18,6 +27,7 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Shared by the SDK and the collector: no NIO, no Hummingbird.
         .target(
             name: "HermesWire",
             dependencies: [
@@ -26,17 +36,68 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The SDK: no NIO, no Hummingbird.
+        .target(
+            name: "Hermes",
+            dependencies: [
+                "HermesWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
+        .target(
+            name: "HermesTestKit",
+            dependencies: [
+                "Hermes",
+                "HermesWire",
+                .product(name: "Clocks", package: "swift-clocks"),
+            ]
+        ),
+        .target(
+            name: "HermesCollector",
+            dependencies: [
+                "HermesWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .executableTarget(
             name: "hermes",
             dependencies: [
                 "HermesWire",
+                "Hermes",
+                "HermesCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "HermesWireTests",
             dependencies: [
                 "HermesWire",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "HermesTests",
+            dependencies: [
+                "Hermes",
+                "HermesTestKit",
+                "HermesWire",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HermesCollectorTests",
+            dependencies: [
+                "HermesCollector",
+                "HermesWire",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -9,12 +9,7 @@ extension ConfigurationDocument {
     /// - Throws: ``HermesWireError/Code/malformedConfiguration`` naming the first field that is
     ///   not valid JSON or has the wrong type.
     public init(jsonBytes bytes: some Collection<UInt8>) throws(HermesWireError) {
-        let root: JSONValue
-        do {
-            root = try JSONValue(parsing: bytes)
-        } catch {
-            throw HermesWireError(.malformedConfiguration, "configuration is not valid JSON: \(error.message)")
-        }
+        let root = try ConfigurationReader.parse(bytes)
         let reader = ConfigurationReader(path: "")
         let object = try reader.object(root)
         revision = try reader.int(object["revision"], "revision") ?? 0
@@ -41,6 +36,16 @@ extension ConfigurationDocument {
 }
 
 extension NamespaceConfiguration {
+    /// Decodes one namespace's configuration from its JSON text, by the rules of
+    /// ``ConfigurationDocument/init(jsonBytes:)``. Values are not clamped here.
+    /// - Parameters:
+    ///   - bytes: one namespace's configuration object as UTF-8 JSON.
+    ///   - name: the namespace's name (a missing `monitorList` means the built-in list for `hermes`).
+    /// - Throws: ``HermesWireError/Code/malformedConfiguration`` naming the first bad field.
+    public init(jsonBytes bytes: some Collection<UInt8>, name: String) throws(HermesWireError) {
+        try self.init(json: ConfigurationReader.parse(bytes), name: name)
+    }
+
     /// Decodes one namespace's configuration; missing fields take the built-in defaults.
     init(json: JSONValue, name: String) throws(HermesWireError) {
         let reader = ConfigurationReader(path: "namespaces.\(name).")
@@ -74,7 +79,7 @@ extension NamespaceConfiguration {
     }
 
     /// The configuration as JSON with the wire's keys.
-    var json: JSONValue {
+    public var json: JSONValue {
         var object: [String: JSONValue] = [
             "isUpload": .bool(isUpload),
             "isGather": .bool(isGather),
@@ -124,6 +129,14 @@ extension MonitorItem {
 /// Reads typed fields out of configuration JSON, naming the field in every error.
 struct ConfigurationReader {
     let path: String
+
+    static func parse(_ bytes: some Collection<UInt8>) throws(HermesWireError) -> JSONValue {
+        do {
+            return try JSONValue(parsing: bytes)
+        } catch {
+            throw HermesWireError(.malformedConfiguration, "configuration is not valid JSON: \(error.message)")
+        }
+    }
 
     func wrongType(_ field: String, _ expected: String) -> HermesWireError {
         HermesWireError(.malformedConfiguration, "configuration: \(path)\(field) must be \(expected)")

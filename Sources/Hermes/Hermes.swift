@@ -1,0 +1,1 @@
+// The Hermes SDK: see HermesClient.swift (in progress).

@@ -1,0 +1,1 @@
+// The Hermes collector server: in progress.

@@ -1,0 +1,1 @@
+// Test helpers for Hermes users: in progress.

@@ -1,0 +1,30 @@
+/// The HTTP header names of Hermes requests (SPEC §6), shared by the SDK and the collector.
+public enum HermesHeader: Sendable {
+    /// The namespace every record of the batch belongs to.
+    public static let namespace = "X-Hermes-Namespace"
+    /// The batch id, the same on every retry of the batch.
+    public static let batchID = "X-Hermes-Batch-Id"
+    /// The sending installation's `DEVICE_ID`.
+    public static let deviceID = "X-Hermes-Device-Id"
+    /// The app key the collector authenticates uploads with.
+    public static let appKey = "X-Hermes-App-Key"
+    /// The packet version of the body, `1` or `2`.
+    public static let packetVersion = "X-Hermes-Packet-Version"
+}
+
+/// The collector's endpoint paths, shared by the SDK and the collector.
+public enum HermesPath: Sendable {
+    /// `GET`: the configuration document, with `ETag` and `If-None-Match` (304).
+    public static let config = "/v1/config"
+    /// `POST`: a meta packet.
+    public static let uploadMeta = "/v1/upload/meta"
+    /// `POST`: a payload packet.
+    public static let uploadPayload = "/v1/upload/payload"
+    /// `GET`: stored events, filtered by namespace, type and time.
+    public static let events = "/v1/events"
+
+    /// The upload path for a packet kind.
+    public static func upload(_ kind: PacketKind) -> String {
+        kind == .meta ? uploadMeta : uploadPayload
+    }
+}
