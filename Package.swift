@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -51,7 +52,6 @@ let package = Package(
             dependencies: [
                 "Hermes",
                 "HermesWire",
-                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
         .target(
@@ -72,6 +72,7 @@ let package = Package(
                 "HermesCollector",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(
@@ -79,7 +80,8 @@ let package = Package(
             dependencies: [
                 "HermesWire",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            exclude: ["Vectors"]
         ),
         .testTarget(
             name: "HermesTests",
@@ -90,6 +92,8 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -10,6 +10,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     enum Suite: String, ExpressibleByArgument, CaseIterable {
         case wire
+        case store
     }
 
     @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
@@ -24,6 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
             let report: BenchReport
             switch suite {
             case .wire: report = try WireBenchmark().run()
+            case .store: report = try await StoreBenchmark().run()
             }
             reports.append((suite, report))
         }

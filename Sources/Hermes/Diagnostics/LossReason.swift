@@ -1,0 +1,23 @@
+/// Why a record left the store without reaching the collector.
+public struct LossReason: Hashable, Sendable, CustomStringConvertible {
+    /// The reason's name, as used in metrics labels.
+    public let name: String
+
+    private init(_ name: String) { self.name = name }
+
+    public var description: String { name }
+
+    /// The namespace held more than `maxCacheCount` rows; the oldest were evicted.
+    public static let evicted = LossReason("evicted")
+    /// The record was older than `expirationDay`.
+    public static let expired = LossReason("expired")
+    /// The record belonged to another app version and `isUpdateClear` is on.
+    public static let appVersionCleared = LossReason("app_version_cleared")
+    /// The record was larger than `maxBodyMByte`.
+    public static let oversize = LossReason("oversize")
+    /// The collector rejected the record's batch as malformed too many times.
+    public static let poison = LossReason("poison")
+
+    /// Every reason.
+    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .poison]
+}

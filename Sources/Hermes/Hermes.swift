@@ -1,1 +1,0 @@
-// The Hermes SDK: see HermesClient.swift (in progress).

@@ -1,0 +1,100 @@
+public import Foundation
+public import HermesWire
+
+extension HermesClient {
+    /// Everything a client needs: where to store, who the app is, where to fetch configuration,
+    /// and the injected edges (transport, clock, wall time, randomness) that tests replace.
+    ///
+    /// ```swift
+    /// let configuration = HermesClient.Configuration(
+    ///     storageDirectory: dir, app: .init(name: "Demo", version: "1.2.0", build: "42"),
+    ///     configURL: URL(string: "https://collector.example.com/v1/config"),
+    ///     credentials: .init(appKey: "app-key", wireFormat: .v2(try AESGCMCipher(key: key, keyID: 1))))
+    /// ```
+    public struct Configuration: Sendable {
+        /// The folder Hermes owns: the store, the configuration cache and the device id live here.
+        public var storageDirectory: URL
+        /// The host app's identity, written into every record.
+        public var app: AppInfo
+        /// Where to fetch the configuration document (`GET`); `nil` keeps the cached or built-in one.
+        public var configURL: URL?
+        /// How uploads authenticate and are sealed.
+        public var credentials: Credentials
+        /// Local defaults for business namespaces, used while the server has not configured them.
+        public var namespaceDefaults: [String: NamespaceConfiguration]
+        /// How often the configuration is fetched again after start.
+        public var configRefreshInterval: Duration
+        /// Records held in memory while the store cannot be written; past it `send` rejects with `bufferFull`.
+        public var memoryBufferLimit: Int
+        /// The device facts written into every record.
+        public var device: DeviceInfo
+        /// Sends HTTP requests.
+        public var transport: any Transport
+        /// Measures intervals for timers (refresh, throttles, retries).
+        public var clock: any Clock<Duration>
+        /// Milliseconds since 1970: `CREATE_TIME`, expiry.
+        public var wallClock: @Sendable () -> Int64
+        /// Seeds sampling decisions; `nil` seeds from the system's random source.
+        public var randomSeed: UInt64?
+
+        /// Creates a configuration; the edges default to the real network, clocks and randomness.
+        public init(
+            storageDirectory: URL,
+            app: AppInfo,
+            configURL: URL? = nil,
+            credentials: Credentials,
+            namespaceDefaults: [String: NamespaceConfiguration] = [:],
+            configRefreshInterval: Duration = .seconds(300),
+            memoryBufferLimit: Int = 10_000,
+            device: DeviceInfo = .current,
+            transport: any Transport = URLSessionTransport(),
+            clock: any Clock<Duration> = ContinuousClock(),
+            wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
+            randomSeed: UInt64? = nil
+        ) {
+            self.storageDirectory = storageDirectory
+            self.app = app
+            self.configURL = configURL
+            self.credentials = credentials
+            self.namespaceDefaults = namespaceDefaults
+            self.configRefreshInterval = configRefreshInterval
+            self.memoryBufferLimit = memoryBufferLimit
+            self.device = device
+            self.transport = transport
+            self.clock = clock
+            self.wallClock = wallClock
+            self.randomSeed = randomSeed
+        }
+    }
+
+    /// The host app's identity.
+    public struct AppInfo: Sendable, Hashable {
+        /// `APP_NAME`.
+        public var name: String
+        /// `APP_VERSION`; also names the configuration cache folder.
+        public var version: String
+        /// `APP_BUILD`.
+        public var build: String
+
+        /// Creates an app identity.
+        public init(name: String, version: String, build: String) {
+            self.name = name
+            self.version = version
+            self.build = build
+        }
+    }
+
+    /// How uploads authenticate and are sealed.
+    public struct Credentials: Sendable {
+        /// Sent as `X-Hermes-App-Key`.
+        public var appKey: String
+        /// The packet version and cipher.
+        public var wireFormat: WireFormat
+
+        /// Creates credentials.
+        public init(appKey: String, wireFormat: WireFormat) {
+            self.appKey = appKey
+            self.wireFormat = wireFormat
+        }
+    }
+}

@@ -1,0 +1,66 @@
+/// Why Hermes rejected a record or an operation.
+///
+/// Match on ``code``; show ``message``. Messages never contain meta values or payload bytes.
+///
+/// ```swift
+/// if case .rejected(let error) = client.send(type: "pay", prefix: "JZ", meta: meta),
+///    error.code == .namespaceNotConfigured { ... }
+/// ```
+public struct HermesError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value that can grow new cases without breaking callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: String, Hashable, Sendable {
+            case emptyType, emptyMeta, emptyPrefix, invalidMeta
+            case namespaceNotConfigured, notGathering, typeNotMonitored, sampledOut
+            case metaTooLarge, payloadTooLarge
+            case bufferFull, shutDown, storeUnavailable, invalidConfiguration
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        public var description: String { base.rawValue }
+
+        /// `type` is empty.
+        public static let emptyType = Code(.emptyType)
+        /// `meta` is empty.
+        public static let emptyMeta = Code(.emptyMeta)
+        /// A business call's `prefix` is empty.
+        public static let emptyPrefix = Code(.emptyPrefix)
+        /// `meta` cannot be written as JSON (NaN or an infinity).
+        public static let invalidMeta = Code(.invalidMeta)
+        /// The namespace has no server, cached or registered configuration.
+        public static let namespaceNotConfigured = Code(.namespaceNotConfigured)
+        /// The namespace's `isGather` is off.
+        public static let notGathering = Code(.notGathering)
+        /// The type is not in the namespace's `monitorList`.
+        public static let typeNotMonitored = Code(.typeNotMonitored)
+        /// The record was not kept by the type's `sampleRate`.
+        public static let sampledOut = Code(.sampledOut)
+        /// The encoded meta is larger than `maxMetaKByte`.
+        public static let metaTooLarge = Code(.metaTooLarge)
+        /// The payload is larger than `maxBodyMByte`.
+        public static let payloadTooLarge = Code(.payloadTooLarge)
+        /// The store cannot be written and the memory buffer is full.
+        public static let bufferFull = Code(.bufferFull)
+        /// The client was shut down.
+        public static let shutDown = Code(.shutDown)
+        /// The store could not be written; the records wait in memory and are retried.
+        public static let storeUnavailable = Code(.storeUnavailable)
+        /// The client's configuration is invalid.
+        public static let invalidConfiguration = Code(.invalidConfiguration)
+    }
+
+    /// What went wrong, to match on.
+    public var code: Code
+    /// What happened and what to do.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "HermesError.\(code): \(message)" }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import HermesWire
+
+/// The checks and the meta building of `send`, in the order of SPEC §4, as a pure function of
+/// its inputs: the caller supplies the configuration, the sampling draw, the time and the id.
+struct RecordBuilder: Sendable {
+    /// The fields that are the same for every record of this client.
+    let app: HermesClient.AppInfo
+    let device: DeviceInfo
+    let deviceID: String
+
+    /// What `send` was called with.
+    struct Input {
+        var type: String
+        var namespace: String
+        var isBusiness: Bool
+        var meta: [String: JSONValue]
+        var payload: Data?
+    }
+
+    /// Validates `input` and builds its record (SPEC §4 steps 1–6).
+    /// - Parameters:
+    ///   - configuration: the namespace's configuration, or `nil` when it has none.
+    ///   - draw: a uniform random number in `0..<1` for the type's sample rate.
+    ///   - now: milliseconds since 1970, for `CREATE_TIME`.
+    ///   - reportID: the new record's `REPORT_ID`.
+    /// - Returns: the record, and whether its type is realtime.
+    func build(
+        _ input: Input,
+        configuration: NamespaceConfiguration?,
+        draw: () -> Double,
+        now: Int64,
+        reportID: String
+    ) -> Result<(PendingRecord, isRealtime: Bool), HermesError> {
+        // 1. Shape of the call.
+        guard !input.namespace.isEmpty else { return .failure(HermesError(.emptyPrefix, "a business record needs a non-empty prefix")) }
+        guard !input.type.isEmpty else { return .failure(HermesError(.emptyType, "a record needs a non-empty type")) }
+        guard !input.meta.isEmpty else { return .failure(HermesError(.emptyMeta, "a record of type \(input.type) needs a non-empty meta")) }
+        guard let configuration else {
+            return .failure(HermesError(.namespaceNotConfigured, "namespace \(input.namespace) has no configuration: register a default or configure it on the server"))
+        }
+        // 2. The namespace gathers.
+        guard configuration.isGather else {
+            return .failure(HermesError(.notGathering, "namespace \(input.namespace) does not gather records (isGather is off)"))
+        }
+        // 3. The type is monitored and sampled in.
+        guard let item = configuration.monitorItem(for: input.type) else {
+            return .failure(HermesError(.typeNotMonitored, "type \(input.type) is not in the monitorList of namespace \(input.namespace)"))
+        }
+        guard item.sampleRate >= 1 || draw() < item.sampleRate else {
+            return .failure(HermesError(.sampledOut, "type \(input.type) was not sampled (sampleRate \(item.sampleRate))"))
+        }
+        // 4. The meta with the common fields.
+        let monitorType = input.isBusiness ? "\(input.namespace)-\(input.type)" : input.type
+        let common = commonFields(reportID: reportID, now: now, monitorType: monitorType, input: input)
+        let merged = RecordMeta.merge(user: input.meta, common: common, type: input.type)
+        let metaBytes: [UInt8]
+        do {
+            metaBytes = try JSONValue.object(merged).jsonBytes()
+        } catch {
+            return .failure(HermesError(.invalidMeta, "meta of type \(input.type) cannot be written as JSON: \(error.message)"))
+        }
+        // 5. Sizes.
+        guard metaBytes.count <= configuration.maxMetaBytes else {
+            return .failure(HermesError(.metaTooLarge, "meta of type \(input.type) is \(metaBytes.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxMetaBytes) (maxMetaKByte)"))
+        }
+        if let payload = input.payload, payload.count > configuration.maxBodyBytes {
+            return .failure(HermesError(.payloadTooLarge, "payload of type \(input.type) is \(payload.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxBodyBytes) (maxBodyMByte)"))
+        }
+        // 6. The record for its table.
+        let createdTime = merged[RecordField.createTime]?.intValue ?? now
+        let record = PendingRecord(
+            reportID: reportID, namespace: input.namespace, monitorType: monitorType, isBusiness: input.isBusiness,
+            createdTime: createdTime, appVersion: app.version, meta: metaBytes, payload: input.payload
+        )
+        return .success((record, item.isRealtime))
+    }
+
+    private func commonFields(reportID: String, now: Int64, monitorType: String, input: Input) -> [String: JSONValue] {
+        [
+            RecordField.reportID: .string(reportID),
+            RecordField.createTime: .int(now),
+            RecordField.monitorType: .string(monitorType),
+            RecordField.isBusiness: .bool(input.isBusiness),
+            RecordField.namespace: .string(input.namespace),
+            RecordField.appName: .string(app.name),
+            RecordField.appVersion: .string(app.version),
+            RecordField.appBuild: .string(app.build),
+            RecordField.deviceID: .string(deviceID),
+            RecordField.osName: .string(device.osName),
+            RecordField.osVersion: .string(device.osVersion),
+            RecordField.deviceModel: .string(device.model),
+            RecordField.sdkVersion: .string(HermesClient.sdkVersion),
+        ]
+    }
+}

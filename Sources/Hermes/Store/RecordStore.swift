@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import Logging
+
+/// The SQLite store of one client (SPEC §5): a WAL database with the meta and payload tables.
+///
+/// Not thread-safe by design: only the ``StoreWriter``'s queue calls it, so every write in the
+/// SDK goes through one writer, and row counts per namespace can be kept in memory.
+final class RecordStore {
+    static let fileName = "hermes.sqlite"
+    static let evictionChunk = 100
+
+    let pool: DatabasePool
+    private(set) var counts: [String: Int] = [:]
+
+    private init(pool: DatabasePool) throws {
+        self.pool = pool
+        counts = try pool.read { db in
+            var counts: [String: Int] = [:]
+            for table in StoreSchema.Table.allCases {
+                for row in try Row.fetchAll(db, sql: "SELECT namespace, COUNT(*) AS n FROM \(table.rawValue) GROUP BY namespace") {
+                    counts[row["namespace"], default: 0] += row["n"] as Int
+                }
+            }
+            return counts
+        }
+    }
+
+    /// Opens (or creates) the store in `directory`. A file that is not a database, or is
+    /// corrupt, is moved aside as `hermes.sqlite.corrupt-<ms>` (kept for diagnosis) and a new
+    /// store is created in its place.
+    /// - Throws: when the folder or the file cannot be created or opened at all.
+    static func open(in directory: URL, now: Int64, logger: Logger) throws -> RecordStore {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent(fileName).path
+        do {
+            return try openPool(at: path)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+            let quarantine = "\(path).corrupt-\(now)"
+            logger.error("hermes: the store is corrupt; moved it aside and started a new one", metadata: ["quarantine": "\(quarantine)"])
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                try FileManager.default.moveItem(atPath: path + suffix, toPath: quarantine + suffix)
+            }
+            return try openPool(at: path)
+        }
+    }
+
+    private static func openPool(at path: String) throws -> RecordStore {
+        var configuration = Configuration()
+        configuration.label = "hermes.store"
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            // Incremental auto-vacuum can only be chosen before the file is first written
+            // (before WAL mode and the first table); on an existing store this does nothing.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        do {
+            try StoreSchema.migrator.migrate(pool)
+            return try RecordStore(pool: pool)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+    }
+
+    func close() {
+        try? pool.close()
+    }
+
+    /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
+    /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
+    func insert(_ records: [PendingRecord]) throws {
+        var added: [String: Int] = [:]
+        try pool.write { db in
+            let metaInsert = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            let payloadInsert = try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO payload (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for record in records {
+                var arguments: StatementArguments = [
+                    record.reportID, record.namespace, record.monitorType, record.isBusiness,
+                    record.createdTime, record.appVersion, String(decoding: record.meta, as: UTF8.self), record.size,
+                ]
+                if let payload = record.payload {
+                    arguments += [payload]
+                    try payloadInsert.execute(arguments: arguments)
+                } else {
+                    try metaInsert.execute(arguments: arguments)
+                }
+                if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }
+            }
+        }
+        for (namespace, count) in added { counts[namespace, default: 0] += count }
+    }
+
+    /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
+    /// pending before in-flight, crash rows last (SPEC §5).
+    /// - Returns: how many rows were evicted.
+    func evict(namespace: String, limit: Int) throws -> Int {
+        var evicted = 0
+        while counts[namespace, default: 0] > limit {
+            let deleted = try pool.write { db in
+                let victims = try Row.fetchAll(db, sql: """
+                    SELECT t, id FROM (
+                        SELECT 'meta' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM meta WHERE namespace = ?
+                        UNION ALL
+                        SELECT 'payload' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM payload WHERE namespace = ?
+                    ) ORDER BY crash, state, created_time, id LIMIT ?
+                    """, arguments: [namespace, namespace, Self.evictionChunk])
+                for victim in victims {
+                    let table: String = victim["t"]
+                    try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [victim["id"] as Int64])
+                }
+                return victims.count
+            }
+            guard deleted > 0 else { break }
+            counts[namespace, default: 0] -= deleted
+            evicted += deleted
+        }
+        return evicted
+    }
+
+    /// Runs SPEC §5's start-up rules for each configured namespace and puts every in-flight
+    /// row back to pending (the app may have died before the server answered).
+    /// - Returns: the rows deleted, per namespace and reason.
+    func housekeep(_ rules: [String: HousekeepingRule], now: Int64, appVersion: String) throws -> [String: [LossReason: Int]] {
+        var losses: [String: [LossReason: Int]] = [:]
+        try pool.write { db in
+            for table in StoreSchema.Table.allCases {
+                try db.execute(sql: "UPDATE \(table.rawValue) SET state = ?, batch_id = NULL WHERE state = ?",
+                               arguments: [StoreSchema.State.pending.rawValue, StoreSchema.State.inFlight.rawValue])
+            }
+            for (namespace, rule) in rules {
+                for (reason, condition, argument) in rule.deletions(now: now, appVersion: appVersion) {
+                    for table in StoreSchema.Table.allCases {
+                        try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE namespace = ? AND \(condition)", arguments: [namespace, argument])
+                        if db.changesCount > 0 { losses[namespace, default: [:]][reason, default: 0] += db.changesCount }
+                    }
+                }
+            }
+        }
+        for (namespace, reasons) in losses { counts[namespace, default: 0] -= reasons.values.reduce(0, +) }
+        return losses
+    }
+
+    /// Returns free pages to the file system (`auto_vacuum = INCREMENTAL`), instead of a full
+    /// `VACUUM` that would rewrite the whole file.
+    /// - Returns: the free pages reclaimed.
+    @discardableResult
+    func reclaimFreePages() throws -> Int {
+        try pool.writeWithoutTransaction { db in
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? 0
+            if free > 0 { try db.execute(sql: "PRAGMA incremental_vacuum") }
+            return free
+        }
+    }
+}
+
+/// What start-up housekeeping deletes in one namespace (SPEC §5).
+struct HousekeepingRule: Sendable, Equatable {
+    var isUpdateClear: Bool
+    var expirationDays: Double
+    var maxBodyBytes: Int
+
+    /// Each deletion as a reason, an SQL condition with one argument, and that argument.
+    func deletions(now: Int64, appVersion: String) -> [(LossReason, String, any DatabaseValueConvertible & Sendable)] {
+        var deletions: [(LossReason, String, any DatabaseValueConvertible & Sendable)] = []
+        if isUpdateClear { deletions.append((.appVersionCleared, "app_version != ?", appVersion)) }
+        deletions.append((.expired, "created_time < ?", now - Int64(expirationDays * 86_400_000)))
+        deletions.append((.oversize, "size > ?", maxBodyBytes))
+        return deletions
+    }
+}

@@ -1,0 +1,216 @@
+import Dispatch
+import Foundation
+import GRDB
+import Logging
+import Synchronization
+
+/// The store's single writer: `send` appends to its queue and returns; the writer commits
+/// whatever has accumulated in one transaction (group commit), so throughput rises with load.
+///
+/// While the store cannot be opened or written (disk full, unwritable folder), records wait in
+/// memory up to a bound and the writer retries with backoff; ``flush()`` retries at once.
+final class StoreWriter: @unchecked Sendable {
+    // @unchecked: `store` and `failureStreak` are touched only on `queue`; all other mutable
+    // state is inside the `state` mutex.
+    private let queue = DispatchQueue(label: "hermes.store.writer")
+    private var store: RecordStore?
+    private var failureStreak = 0
+
+    private let state: Mutex<State>
+    private let directory: URL
+    private let logger: Logger
+    private let wallClock: @Sendable () -> Int64
+    private let cacheLimit: @Sendable (String) -> Int?
+    private let ledger: LossLedger
+
+    static let transactionSize = 2_000
+    static let triesPerAttempt = 3
+
+    private struct State {
+        var pending: [PendingRecord] = []
+        var enqueued: UInt64 = 0
+        var committed: UInt64 = 0
+        var draining = false
+        var failing = false
+        var closed = false
+        var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        let bufferLimit: Int
+    }
+
+    /// - Parameters:
+    ///   - directory: where the database file lives.
+    ///   - bufferLimit: records held in memory while the store cannot be written.
+    ///   - cacheLimit: each namespace's `maxCacheCount`, `nil` for an unconfigured namespace.
+    init(directory: URL, bufferLimit: Int, logger: Logger, wallClock: @escaping @Sendable () -> Int64,
+         cacheLimit: @escaping @Sendable (String) -> Int?, ledger: LossLedger) {
+        self.directory = directory
+        self.logger = logger
+        self.wallClock = wallClock
+        self.cacheLimit = cacheLimit
+        self.ledger = ledger
+        self.state = Mutex(State(bufferLimit: bufferLimit))
+    }
+
+    /// Records accepted but not yet committed.
+    var backlog: Int { state.withLock { $0.pending.count } }
+
+    /// Queues a record; never blocks on disk.
+    /// - Returns: `nil` when queued, or why not (`shutDown`, `bufferFull`).
+    func enqueue(_ record: PendingRecord) -> HermesError? {
+        let outcome: Result<Bool, HermesError> = state.withLock { state in
+            guard !state.closed else { return .failure(HermesError(.shutDown, "the client was shut down")) }
+            if state.failing, state.pending.count >= state.bufferLimit {
+                return .failure(HermesError(.bufferFull, "the store cannot be written and \(state.bufferLimit) records already wait in memory"))
+            }
+            state.pending.append(record)
+            state.enqueued += 1
+            guard !state.draining, !state.failing else { return .success(false) }
+            state.draining = true
+            return .success(true)
+        }
+        switch outcome {
+        case .failure(let error): return error
+        case .success(let schedule):
+            if schedule { queue.async { self.drain() } }
+            return nil
+        }
+    }
+
+    /// Returns once every record queued before the call is committed.
+    /// - Throws: ``HermesError/Code/storeUnavailable`` when the store cannot be written now;
+    ///   the records stay queued and are retried.
+    func flush() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let schedule: Bool? = state.withLock { state in
+                guard state.committed < state.enqueued else { return nil }
+                state.waiters.append((state.enqueued, continuation))
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            switch schedule {
+            case nil: continuation.resume()
+            case true?: queue.async { self.drain() }
+            case false?: break
+            }
+        }
+    }
+
+    /// Runs `work` on the writer's queue, after the records queued before it were attempted.
+    func perform<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async {
+                continuation.resume(with: Result { try work(self.openedStore()) })
+            }
+        }
+    }
+
+    /// Commits what is queued, refuses new records, and closes the database.
+    /// - Returns: how many accepted records could not be stored.
+    func close() async -> Int {
+        try? await flush()
+        return await withCheckedContinuation { continuation in
+            queue.async {
+                let unsaved = self.state.withLock { state in
+                    state.closed = true
+                    return state.pending.count
+                }
+                self.store?.close()
+                self.store = nil
+                continuation.resume(returning: unsaved)
+            }
+        }
+    }
+
+    // MARK: - On the queue
+
+    private func openedStore() throws -> RecordStore {
+        if let store { return store }
+        let opened = try RecordStore.open(in: directory, now: wallClock(), logger: logger)
+        store = opened
+        return opened
+    }
+
+    private func drain() {
+        while true {
+            let batch: [PendingRecord] = state.withLock { state in
+                if state.pending.isEmpty || state.closed { state.draining = false }
+                return state.draining ? Array(state.pending.prefix(Self.transactionSize)) : []
+            }
+            if batch.isEmpty { return }
+            do {
+                try commit(batch)
+            } catch {
+                fail(batch.count, error)
+                return
+            }
+            let ready: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+                state.pending.removeFirst(batch.count)
+                state.committed += UInt64(batch.count)
+                state.failing = false
+                let committed = state.committed
+                let ready = state.waiters.filter { $0.target <= committed }.map(\.continuation)
+                state.waiters.removeAll { $0.target <= committed }
+                return ready
+            }
+            if failureStreak > 0 {
+                logger.notice("hermes: the store is writable again", metadata: ["records": "\(batch.count)"])
+                failureStreak = 0
+            }
+            ready.forEach { $0.resume() }
+        }
+    }
+
+    /// Inserts a batch (three tries) and evicts past each namespace's cap. Idempotent: a batch
+    /// retried after a failure inserts only what is missing.
+    private func commit(_ batch: [PendingRecord]) throws {
+        let store = try openedStore()
+        var lastError: (any Error)?
+        for _ in 0..<Self.triesPerAttempt {
+            do {
+                try store.insert(batch)
+                lastError = nil
+                break
+            } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
+                // Reopening moves the corrupt file aside.
+                store.close()
+                self.store = nil
+                throw error
+            } catch {
+                lastError = error
+            }
+        }
+        if let lastError { throw lastError }
+        for namespace in Set(batch.map(\.namespace)) {
+            guard let limit = cacheLimit(namespace) else { continue }
+            let evicted = try store.evict(namespace: namespace, limit: limit)
+            if evicted > 0 { ledger.record(evicted, namespace: namespace, reason: .evicted) }
+        }
+    }
+
+    private func fail(_ count: Int, _ error: any Error) {
+        failureStreak += 1
+        if failureStreak == 1 {
+            logger.error("hermes: cannot write the store; records wait in memory and will be retried", metadata: ["error": "\(error)"])
+        }
+        let waiters = state.withLock { state in
+            state.failing = true
+            state.draining = false
+            defer { state.waiters.removeAll() }
+            return state.waiters.map(\.continuation)
+        }
+        let failure = HermesError(.storeUnavailable, "the store cannot be written now (\(error)); \(count)+ records wait in memory and will be retried")
+        waiters.forEach { $0.resume(throwing: failure) }
+        let delay = min(30.0, 0.5 * Double(1 << min(failureStreak - 1, 6)))
+        queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.retry() }
+    }
+
+    private func retry() {
+        let start = state.withLock { state in
+            guard state.failing, !state.draining, !state.pending.isEmpty, !state.closed else { return false }
+            state.draining = true
+            return true
+        }
+        if start { drain() }
+    }
+}

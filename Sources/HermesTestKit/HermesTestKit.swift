@@ -1,1 +1,0 @@
-// Test helpers for Hermes users: in progress.

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+@testable import Hermes
+import HermesTestKit
+import HermesWire
+import Testing
+
+/// Every check of SPEC §4, in order, with its error code; a rejected record stores nothing.
+struct SendChecksTests {
+    @Test func anEmptyTypeMetaOrPrefixIsRejected() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        #expect(client.send(type: "", meta: ["a": 1]).code == .emptyType)
+        #expect(client.send(type: "appLag", meta: [:]).code == .emptyMeta)
+        #expect(client.send(type: "pay", prefix: "", meta: ["a": 1]).code == .emptyPrefix)
+        #expect(client.namespace("JZ").send(type: "", meta: ["a": 1]).code == .emptyType)
+        try await client.flush()
+        await client.shutdown()
+        #expect(try harness.rows("meta").isEmpty)
+    }
+
+    @Test func aNamespaceWithoutConfigurationSaysWhy() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        let outcome = client.send(type: "pay", prefix: "KX", meta: ["a": 1])
+        #expect(outcome.code == .namespaceNotConfigured)
+        #expect(outcome.error?.message == "namespace KX has no configuration: register a default or configure it on the server")
+        await client.shutdown()
+    }
+
+    @Test func aNamespaceThatDoesNotGatherRejects() async throws {
+        let harness = Harness()
+        var off = Harness.jz
+        off.isGather = false
+        let client = try harness.client(defaults: ["JZ": off])
+        #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1]).code == .notGathering)
+        await client.shutdown()
+    }
+
+    @Test func aTypeOutsideTheMonitorListIsRejected() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        #expect(client.send(type: "refund", prefix: "JZ", meta: ["a": 1]).code == .typeNotMonitored)
+        #expect(client.send(type: "pay", meta: ["a": 1]).code == .typeNotMonitored)
+        await client.shutdown()
+    }
+
+    @Test func theSampleRateKeepsItsShareOfRecords() async throws {
+        let harness = Harness()
+        let sampled = NamespaceConfiguration(monitorList: [
+            MonitorItem(type: "none", sampleRate: 0), MonitorItem(type: "half", sampleRate: 0.5), MonitorItem(type: "all", sampleRate: 1),
+        ])
+        let client = try harness.client(defaults: ["JZ": sampled])
+        let kept = (0..<1_000).filter { client.send(type: "half", prefix: "JZ", meta: ["i": .int(Int64($0))]).isAccepted }.count
+        #expect((420...580).contains(kept))
+        #expect(client.send(type: "none", prefix: "JZ", meta: ["a": 1]).code == .sampledOut)
+        #expect(client.send(type: "all", prefix: "JZ", meta: ["a": 1]).isAccepted)
+        try await client.flush()
+        await client.shutdown()
+        #expect(try harness.rows("meta").count == kept + 1)
+    }
+
+    @Test(arguments: [Double.nan, .infinity])
+    func metaThatIsNotJSONIsRejected(number: Double) async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        #expect(client.send(type: "appLag", meta: ["bad": .double(number)]).code == .invalidMeta)
+        try await client.flush()
+        await client.shutdown()
+        #expect(try harness.rows("meta").isEmpty)
+    }
+
+    @Test func metaAndPayloadSizeLimitsApply() async throws {
+        let harness = Harness()
+        var small = Harness.jz
+        small.maxMetaKByte = 1
+        small.maxBodyMByte = 0.001  // 1,048 bytes
+        let client = try harness.client(defaults: ["JZ": small])
+        #expect(client.send(type: "pay", prefix: "JZ", meta: ["blob": .string(String(repeating: "x", count: 1_100))]).code == .metaTooLarge)
+        #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_049)).code == .payloadTooLarge)
+        #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_048)).isAccepted)
+        try await client.flush()
+        await client.shutdown()
+        #expect(try harness.rows("payload").count == 1)
+        #expect(try harness.rows("meta").isEmpty)
+    }
+
+    @Test func recordsGoToTheirTableWithTheirSizeAndCommonFields() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        let lag = client.send(type: "appLag", meta: ["duration_ms": 420])
+        let crash = client.send(type: "appCrash", meta: ["signal": "SIGSEGV"], payload: Data("stack".utf8))
+        let pay = client.send(type: "pay", prefix: "JZ", meta: ["amount": 12])
+        try await client.flush()
+        await client.shutdown()
+
+        let metaRows = try harness.rows("meta")
+        #expect(metaRows.map { $0["report_id"] as String } == [lag.reportID, pay.reportID])
+        let payloadRows = try harness.rows("payload")
+        #expect(payloadRows.map { $0["report_id"] as String } == [crash.reportID])
+        #expect(payloadRows[0]["payload"] as Data == Data("stack".utf8))
+        #expect(payloadRows[0]["size"] as Int == (payloadRows[0]["meta"] as String).utf8.count + 5)
+
+        let payMeta = try harness.metas("meta")[1]
+        #expect(payMeta["MONITOR_TYPE"] == "JZ-pay")
+        #expect(payMeta["IS_BIZ"] == true)
+        #expect(payMeta["NAMESPACE"] == "JZ")
+        #expect(payMeta["amount"] == 12)
+        #expect(payMeta["APP_NAME"] == "Demo" && payMeta["APP_VERSION"] == "1.2.0" && payMeta["APP_BUILD"] == "42")
+        #expect(payMeta["OS_NAME"] == "TestOS" && payMeta["OS_VERSION"] == "1.0" && payMeta["DEVICE_MODEL"] == "Tester")
+        #expect(payMeta["SDK_VERSION"] == .string(HermesClient.sdkVersion))
+        #expect(payMeta["CREATE_TIME"] == .int(harness.now))
+        #expect(payMeta["REPORT_ID"] == .string(pay.reportID!))
+        #expect(UUID(uuidString: pay.reportID!) != nil)
+        let lagMeta = try harness.metas("meta")[0]
+        #expect(lagMeta["MONITOR_TYPE"] == "appLag" && lagMeta["IS_BIZ"] == false && lagMeta["NAMESPACE"] == "hermes")
+    }
+
+    @Test func theDeviceIDIsMadeOnceAndKept() async throws {
+        let harness = Harness()
+        var ids: [JSONValue?] = []
+        for _ in 0..<2 {
+            let client = try harness.client()
+            client.send(type: "appLag", meta: ["a": 1])
+            try await client.flush()
+            await client.shutdown()
+            ids.append(try harness.metas("meta").last?["DEVICE_ID"])
+        }
+        #expect(ids[0] != nil && ids[0] == ids[1])
+        #expect(UUID(uuidString: ids[0]?.stringValue ?? "") != nil)
+    }
+
+    @Test func aCrashKeepsTheFactsOfTheRunThatCrashed() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        client.send(type: "appCrash", meta: ["APP_VERSION": "1.1.0", "CREATE_TIME": 1_000, "REPORT_ID": "forged"], payload: Data("s".utf8))
+        client.send(type: "appLag", meta: ["APP_VERSION": "1.1.0", "CREATE_TIME": 1_000])
+        try await client.flush()
+        await client.shutdown()
+        let crash = try #require(try harness.metas("payload").first)
+        #expect(crash["APP_VERSION"] == "1.1.0")
+        #expect(crash["CREATE_TIME"] == 1_000)
+        #expect(crash["REPORT_ID"] != "forged")
+        #expect(try harness.rows("payload").first?["created_time"] as Int64? == 1_000)
+        let lag = try #require(try harness.metas("meta").first)
+        #expect(lag["APP_VERSION"] == "1.2.0")
+        #expect(lag["CREATE_TIME"] == .int(harness.now))
+    }
+
+    @Test func sendAfterShutdownIsRejected() async throws {
+        let harness = Harness()
+        let client = try harness.client()
+        await client.shutdown()
+        #expect(client.send(type: "appLag", meta: ["a": 1]).code == .shutDown)
+    }
+}

@@ -1,0 +1,94 @@
+import Clocks
+import Foundation
+import GRDB
+@testable import Hermes
+import HermesTestKit
+import HermesWire
+import Logging
+import Synchronization
+
+/// A temporary storage folder, a scripted network, a test clock and a settable wall clock,
+/// and helpers to read what the store really holds.
+final class Harness: Sendable {
+    let directory: URL
+    let transport: InMemoryTransport
+    let clock = TestClock<Duration>()
+    private let time = Mutex<Int64>(1_763_000_000_000)
+
+    static let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")])
+
+    init(transport: InMemoryTransport = InMemoryTransport { _ in TransportResponse(status: 304) }) {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-tests-\(UUID().uuidString)")
+        self.transport = transport
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var now: Int64 {
+        get { time.withLock { $0 } }
+    }
+
+    func advanceWallClock(by milliseconds: Int64) {
+        time.withLock { $0 += milliseconds }
+    }
+
+    func configuration(
+        version: String = "1.2.0",
+        defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
+        configURL: URL? = nil,
+        transport: (any Transport)? = nil,
+        memoryBufferLimit: Int = 10_000
+    ) -> HermesClient.Configuration {
+        HermesClient.Configuration(
+            storageDirectory: directory,
+            app: .init(name: "Demo", version: version, build: "42"),
+            configURL: configURL,
+            credentials: .init(appKey: "test-key", wireFormat: .v2(try! AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
+            namespaceDefaults: defaults,
+            memoryBufferLimit: memoryBufferLimit,
+            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"),
+            transport: transport ?? self.transport,
+            clock: clock,
+            wallClock: { [self] in self.now },
+            randomSeed: 7
+        )
+    }
+
+    func client(
+        version: String = "1.2.0",
+        defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
+        configURL: URL? = nil,
+        memoryBufferLimit: Int = 10_000
+    ) throws -> HermesClient {
+        try HermesClient(
+            configuration: configuration(version: version, defaults: defaults, configURL: configURL, memoryBufferLimit: memoryBufferLimit),
+            logger: Logger(label: "hermes.tests")
+        )
+    }
+
+    var databasePath: String { directory.appendingPathComponent(RecordStore.fileName).path }
+
+    /// Reads the store's file directly, as another process would.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        let queue = try DatabaseQueue(path: databasePath)
+        defer { try? queue.close() }
+        return try queue.read(body)
+    }
+
+    /// The rows of `table`, oldest first; none when the client never created its store.
+    func rows(_ table: String) throws -> [Row] {
+        guard FileManager.default.fileExists(atPath: databasePath) else { return [] }
+        return try read { try Row.fetchAll($0, sql: "SELECT * FROM \(table) ORDER BY id") }
+    }
+
+    /// The stored meta of each row of `table`, parsed.
+    func metas(_ table: String) throws -> [JSONValue] {
+        try rows(table).map { try JSONValue(parsing: Array(($0["meta"] as String).utf8)) }
+    }
+}
+
+extension SendOutcome {
+    var code: HermesError.Code? { error?.code }
+}
