@@ -18,6 +18,9 @@ extension HermesClient {
         public var app: AppInfo
         /// Where to fetch the configuration document (`GET`); `nil` keeps the cached or built-in one.
         public var configURL: URL?
+        /// The collector for namespaces whose configuration names no `url`; `nil` means the
+        /// origin of ``configURL``.
+        public var collectorURL: URL?
         /// How uploads authenticate and are sealed.
         public var credentials: Credentials
         /// Local defaults for business namespaces, used while the server has not configured them.
@@ -28,6 +31,12 @@ extension HermesClient {
         public var memoryBufferLimit: Int
         /// The device facts written into every record.
         public var device: DeviceInfo
+        /// How long after `start()` the first upload round begins.
+        public var uploadStartDelay: Duration
+        /// How long an upload request may take before it counts as a network failure.
+        public var requestTimeout: Duration
+        /// Reports reachability and whether the network is metered.
+        public var networkMonitor: any NetworkMonitor
         /// Sends HTTP requests.
         public var transport: any Transport
         /// Measures intervals for timers (refresh, throttles, retries).
@@ -42,11 +51,15 @@ extension HermesClient {
             storageDirectory: URL,
             app: AppInfo,
             configURL: URL? = nil,
+            collectorURL: URL? = nil,
             credentials: Credentials,
             namespaceDefaults: [String: NamespaceConfiguration] = [:],
             configRefreshInterval: Duration = .seconds(300),
             memoryBufferLimit: Int = 10_000,
             device: DeviceInfo = .current,
+            uploadStartDelay: Duration = .seconds(3),
+            requestTimeout: Duration = .seconds(30),
+            networkMonitor: any NetworkMonitor = Self.defaultNetworkMonitor,
             transport: any Transport = URLSessionTransport(),
             clock: any Clock<Duration> = ContinuousClock(),
             wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
@@ -55,11 +68,15 @@ extension HermesClient {
             self.storageDirectory = storageDirectory
             self.app = app
             self.configURL = configURL
+            self.collectorURL = collectorURL
             self.credentials = credentials
             self.namespaceDefaults = namespaceDefaults
             self.configRefreshInterval = configRefreshInterval
             self.memoryBufferLimit = memoryBufferLimit
             self.device = device
+            self.uploadStartDelay = uploadStartDelay
+            self.requestTimeout = requestTimeout
+            self.networkMonitor = networkMonitor
             self.transport = transport
             self.clock = clock
             self.wallClock = wallClock
@@ -67,6 +84,29 @@ extension HermesClient {
         }
     }
 
+}
+
+extension HermesClient.Configuration {
+    /// `NWPathMonitor` on Apple platforms; elsewhere always reachable and unmetered.
+    public static var defaultNetworkMonitor: any NetworkMonitor {
+        #if canImport(Network)
+        PathNetworkMonitor()
+        #else
+        StaticNetworkMonitor(.unmetered)
+        #endif
+    }
+
+    /// The collector for namespaces without their own `url`.
+    var defaultCollectorURL: URL? {
+        if let collectorURL { return collectorURL }
+        guard let configURL, var components = URLComponents(url: configURL, resolvingAgainstBaseURL: false) else { return nil }
+        components.path = ""
+        components.query = nil
+        return components.url
+    }
+}
+
+extension HermesClient {
     /// The host app's identity.
     public struct AppInfo: Sendable, Hashable {
         /// `APP_NAME`.

@@ -29,12 +29,9 @@ public final class HermesClient: Sendable {
     private let builder: RecordBuilder
     private let cache: ConfigurationCache
     private let fetcher: ConfigurationFetcher?
-    private let elapsed: @Sendable () -> Duration
+    private let clock: MonotonicClock
     private let state: Locked<State>
-    private let triggerContinuation: AsyncStream<UploadTrigger>.Continuation
-
-    /// Upload triggers raised by `send` (realtime types), for the upload engine.
-    let uploadTriggers: AsyncStream<UploadTrigger>
+    let engine: UploadEngine
 
     private struct State {
         var registry: NamespaceRegistry
@@ -68,7 +65,7 @@ public final class HermesClient: Sendable {
         self.fetcher = configuration.configURL.map {
             ConfigurationFetcher(url: $0, appKey: configuration.credentials.appKey, transport: configuration.transport)
         }
-        self.elapsed = Self.stopwatch(configuration.clock)
+        self.clock = Self.monotonic(configuration.clock)
 
         var registry = NamespaceRegistry(registered: configuration.namespaceDefaults)
         let cached = cache.load()
@@ -80,18 +77,35 @@ public final class HermesClient: Sendable {
         }
         let state = Locked(State(registry: registry, etag: cached?.etag, random: SplitMix64(seed: seed)))
         self.state = state
-        (uploadTriggers, triggerContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        self.writer = StoreWriter(
+        let configurationFor: @Sendable (String) -> NamespaceConfiguration? = { namespace in
+            state.withLock { $0.registry.configuration(for: namespace) }
+        }
+        let writer = StoreWriter(
             directory: configuration.storageDirectory, bufferLimit: configuration.memoryBufferLimit,
             logger: logger, wallClock: configuration.wallClock,
-            cacheLimit: { namespace in state.withLock { $0.registry.configuration(for: namespace)?.maxCacheCount } },
+            cacheLimit: { configurationFor($0)?.maxCacheCount },
             ledger: ledger
         )
+        self.writer = writer
+        let engine = UploadEngine(
+            context: UploadContext(
+                writer: writer, ledger: ledger, transport: configuration.transport,
+                wireFormat: configuration.credentials.wireFormat, appKey: configuration.credentials.appKey,
+                deviceID: builder.deviceID, wallClock: configuration.wallClock, logger: logger,
+                requestTimeout: configuration.requestTimeout
+            ),
+            configuration: configurationFor,
+            configuredNamespaces: { state.withLock { $0.registry.namespaces } },
+            defaultEndpoint: configuration.defaultCollectorURL,
+            monitor: configuration.networkMonitor, clock: clock,
+            startDelay: configuration.uploadStartDelay, seed: seed ^ 0x5EED
+        )
+        self.engine = engine
+        writer.commitObserver.withLock { $0 = { engine.committed($0) } }
     }
 
-    private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> @Sendable () -> Duration {
-        let start = clock.now
-        return { start.duration(to: clock.now) }
+    private static func monotonic<C: Clock<Duration>>(_ clock: C) -> MonotonicClock {
+        MonotonicClock(clock)
     }
 
     // MARK: - Lifecycle
@@ -99,14 +113,17 @@ public final class HermesClient: Sendable {
     /// Starts background work and returns at once: start-up housekeeping of the store, and
     /// the configuration fetch with its periodic refresh. Calling it again does nothing.
     public func start() {
-        state.withLock { state in
-            guard state.lifecycle == .created else { return }
+        let starting = state.withLock { state in
+            guard state.lifecycle == .created else { return false }
             state.lifecycle = .started
             state.tasks.append(Task { await self.housekeep() })
             if fetcher != nil {
-                state.tasks.append(Task { await self.refreshPeriodically() })
+                let firstRefresh = clock.now() + configuration.configRefreshInterval
+                state.tasks.append(Task { await self.refreshPeriodically(from: firstRefresh) })
             }
+            return true
         }
+        if starting { engine.start() }
     }
 
     /// Returns once every record accepted before the call is durable on disk.
@@ -126,11 +143,19 @@ public final class HermesClient: Sendable {
         }
         tasks.forEach { $0.cancel() }
         for task in tasks { await task.value }
+        await engine.shutdown()
         let unsaved = await writer.close()
         if unsaved > 0 {
             logger.error("hermes: shut down with records the store could not take", metadata: ["records": "\(unsaved)"])
         }
-        triggerContinuation.finish()
+    }
+
+    /// Runs an upload round in every namespace that is configured or holds records, and
+    /// returns when all have finished; a round already running is waited for first.
+    /// - Returns: each namespace's summary: records sent, bytes, outcome.
+    @discardableResult
+    public func upload() async -> [String: UploadSummary] {
+        await engine.uploadAll()
     }
 
     // MARK: - Sending
@@ -178,9 +203,9 @@ public final class HermesClient: Sendable {
         case .success(let (record, isRealtime)):
             if let error = writer.enqueue(record) { return reject(error, input) }
             if isRealtime {
-                let now = elapsed()
+                let now = clock.now()
                 if state.withLock({ $0.throttle.shouldTrigger(input.namespace, now: now) }) {
-                    triggerContinuation.yield(UploadTrigger(namespace: input.namespace, reason: .realtime))
+                    engine.trigger(input.namespace, .realtime)
                 }
             }
             return .accepted(reportID: record.reportID)
@@ -226,6 +251,7 @@ public final class HermesClient: Sendable {
                 logger.warning("hermes: cannot cache the configuration", metadata: ["error": "\(error)"])
             }
             logger.info("hermes: configuration applied", metadata: ["revision": "\(document.revision)", "changed": "\(changed.sorted())"])
+            engine.reschedule(changed)
         case .notModified:
             break
         case .failed(let reason):
@@ -234,14 +260,17 @@ public final class HermesClient: Sendable {
         return outcome
     }
 
-    private func refreshPeriodically() async {
+    /// Fetches now, then at `next`, `next + interval`, … until cancelled.
+    private func refreshPeriodically(from next: Duration) async {
+        var deadline = next
         while !Task.isCancelled {
             await refreshConfiguration()
             do {
-                try await configuration.clock.sleep(for: configuration.configRefreshInterval)
+                try await clock.sleep(until: deadline)
             } catch {
                 return
             }
+            deadline += configuration.configRefreshInterval
         }
     }
 

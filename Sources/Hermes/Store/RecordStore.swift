@@ -68,6 +68,11 @@ final class RecordStore {
         try? pool.close()
     }
 
+    /// Keeps the in-memory row count in step with rows deleted elsewhere.
+    func adjustCount(_ namespace: String, by delta: Int) {
+        counts[namespace, default: 0] += delta
+    }
+
     /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
     /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
     func insert(_ records: [PendingRecord]) throws {

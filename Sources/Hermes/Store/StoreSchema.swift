@@ -3,7 +3,7 @@ import GRDB
 /// The store's tables (SPEC §5), created and evolved by GRDB migrations.
 enum StoreSchema {
     /// The two record tables: rows without payload, and rows with one.
-    enum Table: String, CaseIterable, Sendable {
+    enum Table: String, CaseIterable, Sendable, Hashable {
         case meta
         case payload
     }
@@ -34,12 +34,13 @@ enum StoreSchema {
                         attempts INTEGER NOT NULL DEFAULT 0\(table == .payload ? ",\n    payload BLOB NOT NULL" : "")
                     )
                     """)
-                // The upload query: a namespace's pending rows, crash rows first, oldest first.
+                // The upload query: a namespace's pending crash rows by id, then the rest by id.
                 try db.execute(sql: "CREATE INDEX \(table.rawValue)_upload ON \(table.rawValue)(namespace, state, monitor_type, id)")
+                try db.execute(sql: "CREATE INDEX \(table.rawValue)_oldest ON \(table.rawValue)(namespace, state, id)")
                 // Housekeeping: expiry by time within a namespace.
                 try db.execute(sql: "CREATE INDEX \(table.rawValue)_age ON \(table.rawValue)(namespace, created_time)")
             }
-            // Per-namespace key-value facts the SDK keeps (the cellular traffic window).
+            // Per-namespace facts the SDK keeps: the cellular traffic window.
             try db.execute(sql: """
                 CREATE TABLE namespace_state (
                     namespace TEXT NOT NULL,

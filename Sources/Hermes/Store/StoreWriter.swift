@@ -23,6 +23,9 @@ final class StoreWriter: @unchecked Sendable {
     private let cacheLimit: @Sendable (String) -> Int?
     private let ledger: LossLedger
 
+    /// Told after each group commit the row counts of the namespaces it wrote (for `flushCount`).
+    let commitObserver = Locked<(@Sendable ([String: Int]) -> Void)?>(nil)
+
     static let transactionSize = 2_000
     static let triesPerAttempt = 3
 
@@ -97,10 +100,14 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// Runs `work` on the writer's queue, after the records queued before it were attempted.
+    /// - Throws: ``HermesError/Code/shutDown`` once the writer is closed, or what `work` throws.
     func perform<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result { try work(self.openedStore()) })
+                continuation.resume(with: Result {
+                    guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
+                    return try work(self.openedStore())
+                })
             }
         }
     }
@@ -181,11 +188,15 @@ final class StoreWriter: @unchecked Sendable {
             }
         }
         if let lastError { throw lastError }
+        var written: [String: Int] = [:]
         for namespace in Set(batch.map(\.namespace)) {
-            guard let limit = cacheLimit(namespace) else { continue }
-            let evicted = try store.evict(namespace: namespace, limit: limit)
-            if evicted > 0 { ledger.record(evicted, namespace: namespace, reason: .evicted) }
+            if let limit = cacheLimit(namespace) {
+                let evicted = try store.evict(namespace: namespace, limit: limit)
+                ledger.record(evicted, namespace: namespace, reason: .evicted)
+            }
+            written[namespace] = store.rowCount(namespace)
         }
+        commitObserver.withLock { $0 }?(written)
     }
 
     private func fail(_ count: Int, _ error: any Error) {

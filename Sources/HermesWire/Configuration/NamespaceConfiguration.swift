@@ -9,7 +9,8 @@
 /// jz.monitorList = [MonitorItem(type: "pay", isRealtime: true)]
 /// ```
 public struct NamespaceConfiguration: Sendable, Hashable {
-    /// The collector's base URL for this namespace; `nil` means the client's own default.
+    /// The collector's base URL for this namespace; `nil` means the client's own collector
+    /// (the built-in default: an app names its collector once, not per namespace).
     public var url: String?
     /// Upload stored records.
     public var isUpload: Bool
@@ -38,7 +39,7 @@ public struct NamespaceConfiguration: Sendable, Hashable {
 
     /// Creates a namespace configuration; every value defaults to the built-in default's.
     public init(
-        url: String? = "http://127.0.0.1:8080",
+        url: String? = nil,
         isUpload: Bool = true,
         isGather: Bool = true,
         isUpdateClear: Bool = true,

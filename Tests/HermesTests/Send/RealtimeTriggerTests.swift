@@ -22,12 +22,14 @@ struct RealtimeTriggerTests {
         client.send(type: "appCrash", meta: ["n": 7], payload: Data("s".utf8))   // trigger: hermes
         await client.shutdown()
 
-        var triggers: [UploadTrigger] = []
-        for await trigger in client.uploadTriggers { triggers.append(trigger) }
+        var triggers: [UploadEvent] = []
+        for await event in client.engine.events {
+            if case .triggered(_, .realtime) = event { triggers.append(event) }
+        }
         #expect(triggers == [
-            UploadTrigger(namespace: "hermes", reason: .realtime),
-            UploadTrigger(namespace: "JZ", reason: .realtime),
-            UploadTrigger(namespace: "hermes", reason: .realtime),
+            .triggered(namespace: "hermes", .realtime),
+            .triggered(namespace: "JZ", .realtime),
+            .triggered(namespace: "hermes", .realtime),
         ])
     }
 }

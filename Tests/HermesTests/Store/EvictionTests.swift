@@ -6,30 +6,29 @@ import Testing
 
 struct EvictionTests {
     @Test func pastTheCapTheOldestHundredGoAndCrashRowsGoLast() async throws {
-        // Given a namespace capped at 100 rows, holding 30 crashes among its oldest records
+        // Given 30 crashes, then 100 lags, then a boot record in one namespace, in one commit
         let harness = Harness()
-        var capped = NamespaceConfiguration.hermesDefault
-        capped.maxCacheCount = 100
-        let client = try harness.client(defaults: ["hermes": capped])
-        for index in 0..<30 {
-            client.send(type: "appCrash", meta: ["i": .int(Int64(index))], payload: Data("stack".utf8))
-            harness.advanceWallClock(by: 1)
+        let client = try harness.client()
+        func record(_ type: String, _ index: Int, payload: Bool) -> PendingRecord {
+            PendingRecord(reportID: "\(type)-\(index)", namespace: "hermes", monitorType: type, isBusiness: false,
+                          createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8),
+                          payload: payload ? Data("stack".utf8) : nil)
         }
-        for index in 0..<100 {
-            client.send(type: "appLag", meta: ["i": .int(Int64(index))])
-            harness.advanceWallClock(by: 1)
-        }
-        try await client.flush()
+        let records = (0..<30).map { record("appCrash", $0, payload: true) }
+            + (30..<130).map { record("appLag", $0, payload: false) }
+            + [record("appBoot", 130, payload: false)]
 
-        // When one more record arrives (131 > 100)
-        client.send(type: "appBoot", meta: ["last": true])
-        try await client.flush()
+        // When the store evicts down to a cap of 100
+        let evicted = try await client.writer.perform { store in
+            try store.insert(records)
+            return try store.evict(namespace: "hermes", limit: 100)
+        }
         await client.shutdown()
 
-        // Then 100 rows were evicted: the 100 lags, oldest first; the crashes and the newest stay
+        // Then the 100 lags went, oldest first, and the crashes and the newest record stayed
+        #expect(evicted == 100)
         #expect(try harness.rows("payload").count == 30)
-        #expect(try harness.metas("meta").map { $0["MONITOR_TYPE"] } == ["appBoot"])
-        #expect(client.diagnostics().lost("hermes", .evicted) == 100)
+        #expect(try harness.rows("meta").map { $0["monitor_type"] as String } == ["appBoot"])
     }
 
     @Test func whenOnlyCrashesAreLeftTheOldestCrashesGo() async throws {

@@ -17,6 +17,15 @@ final class Harness: Sendable {
 
     static let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")])
 
+    /// The built-in `hermes` configuration with no `flushCount` or realtime trigger, so that
+    /// only the test starts upload rounds.
+    static let quietHermes: NamespaceConfiguration = {
+        var configuration = NamespaceConfiguration.hermesDefault
+        configuration.flushCount = 10_000
+        for index in configuration.monitorList.indices { configuration.monitorList[index].isRealtime = false }
+        return configuration
+    }()
+
     init(transport: InMemoryTransport = InMemoryTransport { _ in TransportResponse(status: 304) }) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-tests-\(UUID().uuidString)")
         self.transport = transport
@@ -39,16 +48,19 @@ final class Harness: Sendable {
         defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
         configURL: URL? = nil,
         transport: (any Transport)? = nil,
-        memoryBufferLimit: Int = 10_000
+        memoryBufferLimit: Int = 10_000,
+        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered)
     ) -> HermesClient.Configuration {
         HermesClient.Configuration(
             storageDirectory: directory,
             app: .init(name: "Demo", version: version, build: "42"),
             configURL: configURL,
+            collectorURL: URL(string: "http://127.0.0.1:9"),
             credentials: .init(appKey: "test-key", wireFormat: .v2(try! AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
             namespaceDefaults: defaults,
             memoryBufferLimit: memoryBufferLimit,
             device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"),
+            networkMonitor: network,
             transport: transport ?? self.transport,
             clock: clock,
             wallClock: { [self] in self.now },
@@ -60,10 +72,13 @@ final class Harness: Sendable {
         version: String = "1.2.0",
         defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
         configURL: URL? = nil,
-        memoryBufferLimit: Int = 10_000
+        memoryBufferLimit: Int = 10_000,
+        transport: (any Transport)? = nil,
+        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered)
     ) throws -> HermesClient {
         try HermesClient(
-            configuration: configuration(version: version, defaults: defaults, configURL: configURL, memoryBufferLimit: memoryBufferLimit),
+            configuration: configuration(version: version, defaults: defaults, configURL: configURL, transport: transport,
+                                         memoryBufferLimit: memoryBufferLimit, network: network),
             logger: Logger(label: "hermes.tests")
         )
     }

@@ -25,7 +25,7 @@ struct ConfigurationDocumentTests {
     @Test func theBuiltInDefaultMatchesTheSpec() {
         let hermes = ConfigurationDocument.builtIn.namespaces["hermes"]
         #expect(hermes == NamespaceConfiguration(
-            url: "http://127.0.0.1:8080", isUpload: true, isGather: true, isUpdateClear: true,
+            url: nil, isUpload: true, isGather: true, isUpdateClear: true,
             maxBodyMByte: 1, periodicTimerSecond: 5, maxItem: 100, maxFlowMByte: 20, expirationDay: 15,
             monitorList: [
                 MonitorItem(type: "appCrash", onlyWifi: false, isRealtime: true, isUploadPayload: true, sampleRate: 1),

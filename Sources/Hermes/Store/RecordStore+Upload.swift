@@ -1,0 +1,153 @@
+import Foundation
+import GRDB
+
+/// A batch claimed for upload: its rows are in flight under ``id`` until finished or released.
+struct ClaimedBatch: Sendable {
+    struct Row: Sendable {
+        var reportID: String
+        var monitorType: String
+        var isBusiness: Bool
+        var meta: String
+        var payload: Data?
+    }
+
+    var id: String
+    var table: StoreSchema.Table
+    var rows: [Row]
+}
+
+extension RecordStore {
+    /// What to claim: a namespace's pending rows, crash rows first then oldest first, within
+    /// `maxItems` rows and `maxBytes` bytes (SPEC §6.2), leaving out `excludedTypes`.
+    struct BatchRequest: Sendable {
+        var namespace: String
+        var table: StoreSchema.Table
+        var maxItems: Int
+        var maxBytes: Int
+        var excludedTypes: [String]
+    }
+
+    /// Claims the next batch and marks it in flight in one transaction. A pending row larger
+    /// than `maxBytes` on its own can never be sent: it is deleted and reported as oversize.
+    /// - Returns: the batch (empty when nothing is pending), and the rows deleted as oversize.
+    func claimBatch(_ request: BatchRequest, batchID: String) throws -> (ClaimedBatch, oversize: Int) {
+        let table = request.table.rawValue
+        let placeholders = request.excludedTypes.indices.map { ":x\($0)" }.joined(separator: ", ")
+        let exclusion = request.excludedTypes.isEmpty ? "" : "AND monitor_type NOT IN (\(placeholders))"
+        // Crash rows and the others each come from an index in id order, at most maxItems of
+        // each; one window function then keeps the prefix within both limits.
+        let sql = """
+            WITH candidates AS (
+                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type = 'appCrash' \(exclusion) ORDER BY id LIMIT :items)
+                UNION ALL
+                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 1 AS rank FROM \(table)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type != 'appCrash' \(exclusion) ORDER BY id LIMIT :items)
+            ), ranked AS (
+                SELECT *, SUM(size) OVER running AS total, ROW_NUMBER() OVER running AS position
+                FROM candidates WINDOW running AS (ORDER BY rank, id ROWS UNBOUNDED PRECEDING)
+            )
+            SELECT id, report_id, monitor_type, is_biz, meta, size, total FROM ranked
+            WHERE position <= :items ORDER BY rank, id
+            """
+        var arguments: StatementArguments = ["ns": request.namespace, "items": request.maxItems]
+        for (index, type) in request.excludedTypes.enumerated() { arguments += ["x\(index)": type] }
+        return try claim(sql: sql, arguments: arguments, request: request, batchID: batchID)
+    }
+
+    private func claim(sql: String, arguments: StatementArguments, request: BatchRequest, batchID: String) throws -> (ClaimedBatch, oversize: Int) {
+        let table = request.table
+        let (batch, oversize) = try pool.write { db -> (ClaimedBatch, Int) in
+            let candidates = try Row.fetchAll(db, sql: sql, arguments: arguments)
+            let chosen = candidates.prefix { ($0["total"] as Int) <= request.maxBytes }
+            if chosen.isEmpty, let head = candidates.first {
+                // The first row alone is over the limit: it would block the queue forever.
+                try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [head["id"] as Int64])
+                return (ClaimedBatch(id: batchID, table: table, rows: []), 1)
+            }
+            let ids = chosen.map { $0["id"] as Int64 }
+            var payloads: [Int64: Data] = [:]
+            if table == .payload, !ids.isEmpty {
+                for row in try Row.fetchAll(db, sql: "SELECT id, payload FROM payload WHERE id IN (\(databaseQuestionMarks(count: ids.count)))", arguments: StatementArguments(ids)) {
+                    payloads[row["id"]] = row["payload"]
+                }
+            }
+            if !ids.isEmpty {
+                try db.execute(
+                    sql: "UPDATE \(table.rawValue) SET state = 1, batch_id = ? WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
+                    arguments: [batchID] + StatementArguments(ids)
+                )
+            }
+            let rows = chosen.map { row in
+                ClaimedBatch.Row(
+                    reportID: row["report_id"], monitorType: row["monitor_type"], isBusiness: row["is_biz"],
+                    meta: row["meta"], payload: payloads[row["id"]]
+                )
+            }
+            return (ClaimedBatch(id: batchID, table: table, rows: rows), 0)
+        }
+        if oversize > 0 { adjustCount(request.namespace, by: -oversize) }
+        return (batch, oversize)
+    }
+
+    /// The collector stored the batch: its rows leave the store.
+    func finishBatch(_ batch: ClaimedBatch, namespace: String) throws {
+        let deleted = try pool.write { db in
+            try db.execute(sql: "DELETE FROM \(batch.table.rawValue) WHERE batch_id = ?", arguments: [batch.id])
+            return db.changesCount
+        }
+        adjustCount(namespace, by: -deleted)
+    }
+
+    /// The batch was not stored and may be sent again: its rows go back to pending.
+    func releaseBatch(_ batch: ClaimedBatch) throws {
+        try pool.write { db in
+            try db.execute(sql: "UPDATE \(batch.table.rawValue) SET state = 0, batch_id = NULL WHERE batch_id = ?", arguments: [batch.id])
+        }
+    }
+
+    /// The collector called the batch malformed: each row counts an attempt; rows that reach
+    /// `maxAttempts` are dropped, the others go back to pending.
+    /// - Returns: the rows dropped.
+    func rejectBatch(_ batch: ClaimedBatch, namespace: String, maxAttempts: Int) throws -> Int {
+        let table = batch.table.rawValue
+        let dropped = try pool.write { db in
+            try db.execute(sql: "UPDATE \(table) SET attempts = attempts + 1, state = 0, batch_id = NULL WHERE batch_id = ?", arguments: [batch.id])
+            let reportIDs = batch.rows.map(\.reportID)
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE attempts >= ? AND report_id IN (\(databaseQuestionMarks(count: reportIDs.count)))",
+                arguments: [maxAttempts] + StatementArguments(reportIDs)
+            )
+            return db.changesCount
+        }
+        adjustCount(namespace, by: -dropped)
+        return dropped
+    }
+
+    /// The namespace's cellular traffic window, as persisted.
+    func trafficWindow(_ namespace: String) throws -> TrafficWindow? {
+        try pool.read { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM namespace_state WHERE namespace = ?", arguments: [namespace])
+            let values = Dictionary(uniqueKeysWithValues: rows.map { ($0["key"] as String, $0["value"] as Int64) })
+            guard let start = values["traffic_start"], let used = values["traffic_bytes"] else { return nil }
+            return TrafficWindow(start: start, usedBytes: Int(used))
+        }
+    }
+
+    /// Persists the namespace's cellular traffic window.
+    func saveTrafficWindow(_ window: TrafficWindow, namespace: String) throws {
+        try pool.write { db in
+            for (key, value) in [("traffic_start", window.start), ("traffic_bytes", Int64(window.usedBytes))] {
+                try db.execute(
+                    sql: "INSERT INTO namespace_state (namespace, key, value) VALUES (?, ?, ?) ON CONFLICT(namespace, key) DO UPDATE SET value = excluded.value",
+                    arguments: [namespace, key, value]
+                )
+            }
+        }
+    }
+
+    /// Rows of `namespace` still waiting (pending or in flight).
+    func rowCount(_ namespace: String) -> Int {
+        counts[namespace, default: 0]
+    }
+}

@@ -1,0 +1,16 @@
+import Foundation
+import HermesWire
+import Logging
+
+/// What every upload round needs from its client.
+struct UploadContext: Sendable {
+    let writer: StoreWriter
+    let ledger: LossLedger
+    let transport: any Transport
+    let wireFormat: WireFormat
+    let appKey: String
+    let deviceID: String
+    let wallClock: @Sendable () -> Int64
+    let logger: Logger
+    let requestTimeout: Duration
+}

@@ -1,0 +1,52 @@
+/// What one upload round did in one namespace.
+public struct UploadSummary: Sendable, Hashable {
+    /// How a round ended.
+    public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+        /// Every pending record that could go was sent (or none was pending).
+        case completed
+        /// The namespace's `isUpload` is off.
+        case uploadDisabled
+        /// The network is unreachable.
+        case offline
+        /// On a metered network, the 24-hour traffic window is used up (`maxFlowMByte`).
+        case quotaExceeded
+        /// The collector could not take the batch now; the round retries after a backoff.
+        case retryLater(reason: String)
+        /// The round was cancelled (shutdown); its batch went back to pending.
+        case cancelled
+        /// Neither the namespace nor the client names a collector URL.
+        case noCollector
+
+        public var description: String {
+            switch self {
+            case .completed: "completed"
+            case .uploadDisabled: "upload disabled"
+            case .offline: "offline"
+            case .quotaExceeded: "traffic quota exceeded"
+            case .retryLater(let reason): "retry later (\(reason))"
+            case .cancelled: "cancelled"
+            case .noCollector: "no collector URL"
+            }
+        }
+    }
+
+    /// The namespace.
+    public var namespace: String
+    /// Records the collector acknowledged.
+    public var recordsSent: Int
+    /// Request body bytes sent (every attempt).
+    public var bytesSent: Int
+    /// Requests made.
+    public var requests: Int
+    /// How the round ended.
+    public var outcome: Outcome
+
+    /// Creates a summary.
+    public init(namespace: String, recordsSent: Int = 0, bytesSent: Int = 0, requests: Int = 0, outcome: Outcome = .completed) {
+        self.namespace = namespace
+        self.recordsSent = recordsSent
+        self.bytesSent = bytesSent
+        self.requests = requests
+        self.outcome = outcome
+    }
+}

@@ -1,0 +1,162 @@
+import Clocks
+import Foundation
+import GRDB
+@testable import Hermes
+import HermesTestKit
+import HermesWire
+import Synchronization
+import Testing
+
+struct UploadOutcomeTests {
+    @Test func aSuccessfulRoundDeliversEveryRecordOnceAndEmptiesTheStore() async throws {
+        let harness = Harness()
+        let collector = FakeCollector()
+        let client = try harness.client(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], transport: collector.transport)
+        var ids: [String] = []
+        for index in 0..<250 { ids.append(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).reportID!) }
+        ids.append(client.send(type: "appCrash", meta: ["signal": "SIGABRT"], payload: Data("stack".utf8)).reportID!)
+        ids.append(client.send(type: "pay", prefix: "JZ", meta: ["amount": 3]).reportID!)
+        try await client.flush()
+
+        let summaries = await client.upload()
+        await client.shutdown()
+
+        #expect(summaries["hermes"]?.recordsSent == 251)
+        #expect(summaries["hermes"]?.outcome == .completed)
+        #expect(summaries["JZ"]?.recordsSent == 1)
+        #expect(collector.storedIDs("hermes").union(collector.storedIDs("JZ")) == Set(ids))
+        #expect(collector.storedCounts.values.allSatisfy { $0 == 1 })
+        #expect(try harness.rows("meta").isEmpty && harness.rows("payload").isEmpty)
+        // Headers of SPEC §6.6 on every request.
+        let first = try #require(collector.requests.first { $0.namespace == "hermes" })
+        #expect(first.headers[HermesHeader.appKey] == "test-key")
+        #expect(first.headers[HermesHeader.packetVersion] == "2")
+        #expect(UUID(uuidString: first.headers[HermesHeader.batchID] ?? "") != nil)
+        #expect(first.headers[HermesHeader.deviceID] == (try harness.metas("meta").first?["DEVICE_ID"]?.stringValue) ?? first.headers[HermesHeader.deviceID])
+        #expect(collector.requests.allSatisfy { $0.reportIDs.count <= 100 })
+    }
+
+    @Test func serverErrorsPutTheBatchBackAndBackOffWhileUploadStillRetries() async throws {
+        // Given a collector failing the first 3 requests with 500, 503 and a reset connection
+        let harness = Harness()
+        let collector = FakeCollector()
+        collector.answer.withLock { $0 = { _, index in TransportResponse(status: index < 2 ? [500, 503][index] : 200) } }
+        let failOnce = FailOnce()
+        let failing = InMemoryTransport { request in
+            if collector.requests.count == 2, !failOnce.fired() {
+                throw URLError(.networkConnectionLost)
+            }
+            return try await collector.transport.send(request)
+        }
+        let client = try harness.client(transport: failing)
+        let ids = (0..<30).compactMap { client.send(type: "appLag", meta: ["i": .int(Int64($0))]).reportID }
+        try await client.flush()
+
+        // When upload() is called until it completes
+        var outcomes: [UploadSummary.Outcome] = []
+        for _ in 0..<6 {
+            let summary = await client.upload()["hermes"]
+            outcomes.append(summary?.outcome ?? .cancelled)
+            if summary?.outcome == .completed { break }
+        }
+        let pendingBeforeShutdown = try await client.writer.perform { store in
+            try store.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM meta") ?? -1 }
+        }
+        await client.shutdown()
+
+        // Then every record was stored exactly once and nothing is left in flight
+        #expect(outcomes.count == 4)
+        #expect(outcomes.last == .completed)
+        #expect(collector.storedIDs("hermes") == Set(ids))
+        #expect(collector.storedCounts.values.allSatisfy { $0 == 1 })
+        #expect(pendingBeforeShutdown == 0)
+    }
+
+    @Test func tooLargeHalvesTheBatchForTheNamespace() async throws {
+        let harness = Harness()
+        let collector = FakeCollector()
+        collector.answer.withLock { $0 = { received, _ in TransportResponse(status: received.reportIDs.count > 20 ? 413 : 200) } }
+        let client = try harness.client(defaults: ["hermes": Harness.quietHermes], transport: collector.transport)
+        for index in 0..<100 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        try await client.flush()
+        let summary = await client.upload()["hermes"]
+        await client.shutdown()
+        #expect(summary?.recordsSent == 100)
+        // 100 → 50 → 25 → 12: then every batch fits.
+        #expect(collector.requests.map(\.reportIDs.count).prefix(4) == [100, 50, 25, 12])
+        #expect(collector.storedIDs("hermes").count == 100)
+    }
+
+    @Test func aMalformedBatchIsDroppedAfterFiveAttemptsAndCountedAsPoison() async throws {
+        let harness = Harness()
+        let collector = FakeCollector()
+        collector.answer.withLock { $0 = { received, _ in TransportResponse(status: received.namespace == "JZ" ? 400 : 200) } }
+        let client = try harness.client(transport: collector.transport)
+        for index in 0..<3 { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64(index))]) }
+        client.send(type: "appLag", meta: ["fine": true])
+        try await client.flush()
+        let summaries = await client.upload()
+        await client.shutdown()
+        #expect(collector.requests.filter { $0.namespace == "JZ" }.count == 5)
+        #expect(summaries["JZ"]?.recordsSent == 0)
+        #expect(summaries["hermes"]?.recordsSent == 1)
+        #expect(client.diagnostics().lost("JZ", .poison) == 3)
+        #expect(try harness.rows("meta").isEmpty)
+    }
+
+    @Test func retryAfterIsHonouredBeforeTheNextAutomaticRound() async throws {
+        let harness = Harness()
+        let collector = FakeCollector()
+        collector.answer.withLock { $0 = { _, index in index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "7"]) : TransportResponse(status: 200) } }
+        let client = try harness.client(transport: collector.transport)
+        var events = client.engine.events.makeAsyncIterator()
+        client.send(type: "appCrash", meta: ["n": 1], payload: Data("s".utf8))  // realtime: triggers a round
+
+        #expect(await events.next() == .triggered(namespace: "hermes", .realtime))
+        guard case .finished(let first)? = await events.next() else { Issue.record("expected a finished round"); return }
+        #expect(first.outcome == .retryLater(reason: "HTTP 429: "))
+
+        client.send(type: "appCrash", meta: ["n": 2], payload: Data("s".utf8))  // throttled: no trigger
+        await harness.clock.advance(by: .seconds(7))
+        #expect(await events.next() == .triggered(namespace: "hermes", .retry))
+        guard case .finished(let second)? = await events.next() else { Issue.record("expected a finished round"); return }
+        #expect(second.recordsSent == 2)
+        await client.shutdown()
+        #expect(collector.requests.count == 2)
+    }
+
+    @Test func aHungNamespaceDoesNotStallTheOthersAndShutdownLeavesItsBatchPending() async throws {
+        let harness = Harness()
+        let collector = FakeCollector()
+        let transport = InMemoryTransport { request in
+            if request.headers[HermesHeader.namespace] == "JZ" { return try await HangingTransport().send(request) }
+            return try await collector.transport.send(request)
+        }
+        let client = try harness.client(transport: transport)
+        var events = client.engine.events.makeAsyncIterator()
+        client.send(type: "pay", prefix: "JZ", meta: ["stuck": true])
+        client.send(type: "appLag", meta: ["fine": true])
+        try await client.flush()
+
+        client.engine.trigger("JZ", .periodic)
+        client.engine.trigger("hermes", .periodic)
+        var finished: [UploadSummary] = []
+        while finished.isEmpty, let event = await events.next() {
+            if case .finished(let summary) = event { finished.append(summary) }
+        }
+        #expect(finished.map(\.namespace) == ["hermes"])
+        #expect(collector.storedIDs("hermes").count == 1)
+
+        await client.shutdown()
+        let jz = try harness.rows("meta")
+        #expect(jz.count == 1)
+        #expect(jz.first?["state"] as Int? == 0)
+        #expect(jz.first?["namespace"] as String? == "JZ")
+    }
+}
+
+/// A one-shot switch for a scripted failure.
+final class FailOnce: Sendable {
+    private let done = Locked(false)
+    func fired() -> Bool { done.withLock { value in defer { value = true }; return value } }
+}
