@@ -97,8 +97,10 @@ let package = Package(
             dependencies: [
                 "HermesCollector",
                 "HermesWire",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ]
