@@ -1,0 +1,69 @@
+public import Hummingbird
+import HermesWire
+public import Logging
+import NIOCore
+
+/// Builds the collector: its routes over `storage`, ready to run as a `Service` or to test with
+/// `app.test(.router)`.
+///
+/// The configuration document served is the one saved in `storage`, or
+/// ``CollectorConfiguration/initialConfiguration`` when none was saved yet.
+///
+/// To listen on any free port, set ``CollectorConfiguration/port`` to 0 and learn the port
+/// from `onServerRunning`:
+///
+/// ```swift
+/// let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+/// let app = try await buildApplication(
+///     configuration: configuration, storage: try SQLiteCollectorStorage.inMemory(), logger: logger,
+///     onServerRunning: { port in continuation.yield(port) }
+/// )
+/// let group = ServiceGroup(services: [app], logger: logger)
+/// async let running: Void = group.run()
+/// let port = await ports.first { _ in true }
+/// // … point the SDK at http://127.0.0.1:\(port) …
+/// await group.triggerGracefulShutdown()
+/// try await running
+/// ```
+/// - Parameters:
+///   - configuration: where to listen, the app keys, the admin token and the keys.
+///   - storage: where records and the configuration document live.
+///   - metrics: the counters `GET /metrics` serves; pass your own to read them in process.
+///   - logger: where the collector logs; it never logs keys, tokens or record contents.
+///   - onServerRunning: called with the bound port once the server listens.
+/// - Returns: the application.
+/// - Throws: ``CollectorError/Code/storageFailed`` if the saved configuration cannot be read.
+public func buildApplication(
+    configuration: CollectorConfiguration,
+    storage: some CollectorStorage,
+    metrics: CollectorMetrics = CollectorMetrics(),
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
+) async throws(CollectorError) -> some ApplicationProtocol {
+    let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
+    let router = Router()
+    router.add(middleware: RejectionMiddleware(metrics: metrics))
+    OperationsRoutes(metrics: metrics).register(on: router)
+    ConfigRoutes(live: live).register(on: router)
+    AdminRoutes(live: live, adminToken: configuration.adminToken, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
+        .register(on: router)
+    UploadRoutes(
+        storage: storage,
+        appKeys: configuration.appKeys,
+        maxBodyBytes: configuration.maxBodyBytes,
+        ingestor: PacketIngestor(decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes)),
+        metrics: metrics,
+        logger: logger
+    ).register(on: router)
+    EventRoutes(storage: storage, adminToken: configuration.adminToken).register(on: router)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.info("collector listening", metadata: ["address": "http://\(configuration.host):\(port)"])
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+}

@@ -1,0 +1,60 @@
+public import HermesWire
+
+/// Everything a collector needs to know before it starts: where to listen, whom to trust, which
+/// keys open packets, and the configuration to serve when the store holds none.
+///
+/// ```swift
+/// var configuration = CollectorConfiguration(
+///     appKeys: ["demo-app"], adminToken: token,
+///     keyring: Keyring([try AESGCMCipher(key: key, keyID: 1)])
+/// )
+/// configuration.port = 0   // any free port; learn it from `onServerRunning`
+/// ```
+public struct CollectorConfiguration: Sendable {
+    /// The address to listen on; loopback by default.
+    public var host: String
+    /// The port to listen on; 0 picks a free one.
+    public var port: Int
+    /// The app keys uploads may carry in `X-Hermes-App-Key`; any other key is refused (401).
+    public var appKeys: Set<String>
+    /// The bearer token the admin and event endpoints require.
+    public var adminToken: String
+    /// The ciphers upload bodies may be sealed with (v1: the AES-128-CBC cipher with key id 0).
+    public var keyring: Keyring
+    /// The largest request body accepted; larger bodies get 413.
+    public var maxBodyBytes: Int
+    /// The most bytes one packet block may decompress to.
+    public var maxBlockBytes: Int
+    /// The configuration document served when the store holds none yet.
+    public var initialConfiguration: ConfigurationDocument
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - host: the address to listen on (default `127.0.0.1`).
+    ///   - port: the port to listen on (default 8080; 0 for any free port).
+    ///   - appKeys: the app keys uploads may carry.
+    ///   - adminToken: the bearer token of the admin and event endpoints.
+    ///   - keyring: the ciphers upload bodies may be sealed with.
+    ///   - maxBodyBytes: the largest request body accepted (default 4 MiB).
+    ///   - maxBlockBytes: the most bytes one packet block may decompress to (default 16 MiB).
+    ///   - initialConfiguration: the document served when the store holds none (default ``ConfigurationDocument/builtIn``).
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        appKeys: Set<String>,
+        adminToken: String,
+        keyring: Keyring,
+        maxBodyBytes: Int = 4 << 20,
+        maxBlockBytes: Int = 16 << 20,
+        initialConfiguration: ConfigurationDocument = .builtIn
+    ) {
+        self.host = host
+        self.port = port
+        self.appKeys = appKeys
+        self.adminToken = adminToken
+        self.keyring = keyring
+        self.maxBodyBytes = maxBodyBytes
+        self.maxBlockBytes = maxBlockBytes
+        self.initialConfiguration = initialConfiguration
+    }
+}

@@ -1,0 +1,135 @@
+public import Hummingbird
+public import HermesWire
+
+/// The error every HermesCollector operation throws: a code to match on, a message for people,
+/// and the HTTP status a request that caused it is answered with.
+///
+/// A route that throws a `CollectorError` answers with ``status`` and the JSON body
+/// `{"error":"<code>","reason":"<message>"}`. Messages never contain keys, tokens, payload
+/// bytes or meta values, so an error can be logged and returned as it is.
+///
+/// ```swift
+/// do { _ = try await storage.store(batch) }
+/// catch let error as CollectorError where error.code == .storageFailed { ... }
+/// ```
+public struct CollectorError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, as a value that can grow new cases without breaking callers.
+    ///
+    /// Codes from decoding a packet keep the ``HermesWireError/Code`` name
+    /// (`truncatedPacket`, `authenticationFailed`, …): see ``packet(_:)``.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: Hashable, Sendable {
+            case unauthorized
+            case bodyTooLarge
+            case missingHeader
+            case invalidHeader
+            case invalidRecord
+            case missingField
+            case invalidField
+            case namespaceMismatch
+            case invalidQuery
+            case namespaceNotFound
+            case storageFailed
+            case serverStopped
+            case wire(HermesWireError.Code)
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        public var description: String {
+            switch base {
+            case .unauthorized: "unauthorized"
+            case .bodyTooLarge: "bodyTooLarge"
+            case .missingHeader: "missingHeader"
+            case .invalidHeader: "invalidHeader"
+            case .invalidRecord: "invalidRecord"
+            case .missingField: "missingField"
+            case .invalidField: "invalidField"
+            case .namespaceMismatch: "namespaceMismatch"
+            case .invalidQuery: "invalidQuery"
+            case .namespaceNotFound: "namespaceNotFound"
+            case .storageFailed: "storageFailed"
+            case .serverStopped: "serverStopped"
+            case .wire(let code): code.description
+            }
+        }
+
+        /// The HTTP status a request failing with this code gets.
+        public var status: HTTPResponse.Status {
+            switch base {
+            case .unauthorized: .unauthorized
+            case .bodyTooLarge: .contentTooLarge
+            case .namespaceNotFound: .notFound
+            case .storageFailed, .serverStopped: .serviceUnavailable
+            default: .badRequest
+            }
+        }
+
+        /// The app key or admin token is missing or wrong (401).
+        public static let unauthorized = Code(.unauthorized)
+        /// The request body is larger than the collector accepts (413).
+        public static let bodyTooLarge = Code(.bodyTooLarge)
+        /// A required request header is missing (400).
+        public static let missingHeader = Code(.missingHeader)
+        /// A request header has a value the collector does not accept (400).
+        public static let invalidHeader = Code(.invalidHeader)
+        /// A meta line is valid JSON but not an object (400).
+        public static let invalidRecord = Code(.invalidRecord)
+        /// A meta line lacks a required field (400).
+        public static let missingField = Code(.missingField)
+        /// A required meta field has the wrong type or an empty value (400).
+        public static let invalidField = Code(.invalidField)
+        /// A record's `NAMESPACE` is not the request's `X-Hermes-Namespace` (400).
+        public static let namespaceMismatch = Code(.namespaceMismatch)
+        /// A query parameter is not valid (400).
+        public static let invalidQuery = Code(.invalidQuery)
+        /// The namespace to change does not exist (404).
+        public static let namespaceNotFound = Code(.namespaceNotFound)
+        /// The store could not read or write (503); nothing was stored.
+        public static let storageFailed = Code(.storageFailed)
+        /// The server stopped before it could listen (503 if ever answered).
+        public static let serverStopped = Code(.serverStopped)
+
+        /// A body or document HermesWire refused, under HermesWire's own code name (400).
+        /// - Parameter code: the HermesWire code.
+        public static func packet(_ code: HermesWireError.Code) -> Code { Code(.wire(code)) }
+    }
+
+    /// What went wrong, to match on.
+    public var code: Code
+    /// What happened and what to do, without secrets or record contents.
+    public var message: String
+    /// The error that caused this one, if any.
+    public var underlying: (any Error)?
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: what went wrong.
+    ///   - message: what happened and what to do.
+    ///   - underlying: the error that caused this one.
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    /// Wraps an error HermesWire threw, keeping its code and message.
+    /// - Parameter error: the HermesWire error.
+    public init(_ error: HermesWireError) {
+        self.init(.packet(error.code), error.message, underlying: error)
+    }
+
+    public var description: String { "CollectorError.\(code): \(message)" }
+}
+
+extension CollectorError: HTTPResponseError {
+    /// The HTTP status of ``code``.
+    public var status: HTTPResponse.Status { code.status }
+
+    /// The response: ``status`` and `{"error":"<code>","reason":"<message>"}`.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body: JSONValue = ["error": .string(code.description), "reason": .string(message)]
+        return try Response.json(body, status: status)
+    }
+}

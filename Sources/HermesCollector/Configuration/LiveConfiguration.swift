@@ -1,0 +1,77 @@
+import HermesWire
+import Logging
+
+/// The configuration document the collector serves now, and the only way to change it.
+///
+/// Changes run one at a time, each saved to the store before it is served, so the revision
+/// grows by exactly one per change and a document that failed to save is never served.
+actor LiveConfiguration {
+    /// The document served now.
+    private(set) var document: ConfigurationDocument
+    private let storage: any CollectorStorage
+    private var isChanging = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    private init(document: ConfigurationDocument, storage: any CollectorStorage) {
+        self.document = document
+        self.storage = storage
+    }
+
+    /// The document saved in `storage`, or `initial` if none was saved, clamped into range.
+    static func load(storage: any CollectorStorage, initial: ConfigurationDocument, logger: Logger) async throws(CollectorError) -> LiveConfiguration {
+        let saved = try await withStorageErrors("load the configuration") { try await storage.loadConfiguration() }
+        let (document, adjustments) = (saved ?? initial).clamped()
+        for adjustment in adjustments {
+            logger.warning("configuration value out of range", metadata: ["adjustment": "\(adjustment)"])
+        }
+        logger.info("serving configuration", metadata: [
+            "revision": "\(document.revision)", "source": saved == nil ? "initial" : "store",
+        ])
+        return LiveConfiguration(document: document, storage: storage)
+    }
+
+    /// Sets one namespace's configuration, clamped, as the next revision.
+    /// - Returns: the new document and the values clamping changed.
+    func setNamespace(_ name: String, _ configuration: NamespaceConfiguration) async throws(CollectorError) -> (ConfigurationDocument, [ConfigurationAdjustment]) {
+        let (clamped, adjustments) = configuration.clamped(namespace: name)
+        let document = try await change { $0.namespaces[name] = clamped }
+        return (document, adjustments)
+    }
+
+    /// Removes a namespace as the next revision.
+    /// - Throws: ``CollectorError/Code/namespaceNotFound`` if there is no such namespace.
+    func removeNamespace(_ name: String) async throws(CollectorError) -> ConfigurationDocument {
+        try await change { document throws(CollectorError) in
+            guard document.namespaces.removeValue(forKey: name) != nil else {
+                throw CollectorError(.namespaceNotFound, "there is no namespace named \(name)")
+            }
+        }
+    }
+
+    private func change(_ edit: (inout ConfigurationDocument) throws(CollectorError) -> Void) async throws(CollectorError) -> ConfigurationDocument {
+        await beginChange()
+        defer { endChange() }
+        var next = document
+        try edit(&next)
+        next.revision += 1
+        try await withStorageErrors("save the configuration") { [next] in try await storage.saveConfiguration(next) }
+        document = next
+        return next
+    }
+
+    private func beginChange() async {
+        guard isChanging else {
+            isChanging = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    private func endChange() {
+        if waiting.isEmpty {
+            isChanging = false
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}

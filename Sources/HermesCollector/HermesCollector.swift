@@ -1,1 +1,0 @@
-// The Hermes collector server: in progress.

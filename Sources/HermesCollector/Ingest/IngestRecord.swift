@@ -1,0 +1,28 @@
+/// One record of an accepted upload, checked and ready to store.
+///
+/// Build it from a meta line with ``init(metaLine:payload:namespace:index:)``, which checks the
+/// fields the collector relies on.
+public struct IngestRecord: Sendable, Hashable {
+    /// The record's namespace (`NAMESPACE`), equal to the request's `X-Hermes-Namespace`.
+    public var namespace: String
+    /// The record's id (`REPORT_ID`), unique within its namespace.
+    public var reportID: String
+    /// The record's type (`MONITOR_TYPE`).
+    public var monitorType: String
+    /// When the record was made (`CREATE_TIME`), in milliseconds since 1970.
+    public var createTime: Int64
+    /// The meta line as received: one compact JSON object.
+    public var meta: [UInt8]
+    /// The record's payload, or `nil` when none was sent.
+    public var payload: [UInt8]?
+
+    /// Creates a record from values already checked.
+    public init(namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: [UInt8], payload: [UInt8]?) {
+        self.namespace = namespace
+        self.reportID = reportID
+        self.monitorType = monitorType
+        self.createTime = createTime
+        self.meta = meta
+        self.payload = payload
+    }
+}

@@ -1,0 +1,54 @@
+import Hummingbird
+import HermesWire
+import Logging
+
+/// The admin API: `PUT` and `DELETE /v1/admin/namespaces/{name}/config`, each bumping the
+/// revision by one. Both need `Authorization: Bearer <admin token>`.
+struct AdminRoutes {
+    static let path: RouterPath = "/v1/admin/namespaces/{name}/config"
+
+    let live: LiveConfiguration
+    let adminToken: String
+    let maxBodyBytes: Int
+    let logger: Logger
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.put(Self.path) { request, context -> Response in
+            try request.requireBearer(adminToken)
+            let name = try Self.namespace(context)
+            let body = try await request.bodyBytes(upTo: maxBodyBytes)
+            let configuration: NamespaceConfiguration
+            do throws(HermesWireError) {
+                configuration = try NamespaceConfiguration(jsonBytes: body, name: name)
+            } catch {
+                throw CollectorError(error)
+            }
+            let (document, adjustments) = try await live.setNamespace(name, configuration)
+            logger.info("namespace configuration set", metadata: [
+                "namespace": "\(name)", "revision": "\(document.revision)", "adjustments": "\(adjustments.count)",
+            ])
+            return try .json([
+                "namespace": .string(name),
+                "revision": .int(Int64(document.revision)),
+                "configuration": document.namespaces[name]?.json ?? .null,
+                "adjustments": .array(adjustments.map { adjustment in
+                    ["field": .string(adjustment.field), "original": .double(adjustment.original), "adjusted": .double(adjustment.adjusted)]
+                }),
+            ])
+        }
+        router.delete(Self.path) { request, context -> Response in
+            try request.requireBearer(adminToken)
+            let name = try Self.namespace(context)
+            let document = try await live.removeNamespace(name)
+            logger.info("namespace removed", metadata: ["namespace": "\(name)", "revision": "\(document.revision)"])
+            return try .json(["namespace": .string(name), "revision": .int(Int64(document.revision))])
+        }
+    }
+
+    private static func namespace(_ context: BasicRequestContext) throws(CollectorError) -> String {
+        guard let name = context.parameters.get("name"), !name.isEmpty else {
+            throw CollectorError(.invalidQuery, "the path needs a namespace name")
+        }
+        return name
+    }
+}

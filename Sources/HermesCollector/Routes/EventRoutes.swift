@@ -1,0 +1,24 @@
+import Hummingbird
+import HermesWire
+
+/// `GET /v1/events` and `GET /v1/events/count`: stored records by namespace, type and
+/// `CREATE_TIME` range. Both need the admin token: events hold user data.
+struct EventRoutes<Storage: CollectorStorage> {
+    let storage: Storage
+    let adminToken: String
+
+    func register(on router: Router<BasicRequestContext>) {
+        router.get(RouterPath(stringLiteral: HermesPath.events)) { request, _ -> Response in
+            try request.requireBearer(adminToken)
+            let query = try EventQuery(request.uri.queryParameters)
+            let events = try await withStorageErrors("read events") { try await storage.events(query) }
+            return try .json(["events": .array(events.map(\.json)), "count": .int(Int64(events.count))])
+        }
+        router.get(RouterPath(stringLiteral: HermesPath.events + "/count")) { request, _ -> Response in
+            try request.requireBearer(adminToken)
+            let query = try EventQuery(request.uri.queryParameters)
+            let count = try await withStorageErrors("count events") { try await storage.count(query) }
+            return try .json(["count": .int(Int64(count))])
+        }
+    }
+}

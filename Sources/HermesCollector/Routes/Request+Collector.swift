@@ -1,0 +1,44 @@
+import Hummingbird
+import NIOCore
+
+extension Request {
+    /// Checks `Authorization: Bearer <token>` against `token`, in time independent of where they differ.
+    /// - Throws: ``CollectorError/Code/unauthorized`` when the header is missing or the token is wrong.
+    func requireBearer(_ token: String) throws(CollectorError) {
+        let prefix = "Bearer "
+        guard let authorization = headers[.authorization], authorization.hasPrefix(prefix),
+              Self.constantTimeEquals(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+        else {
+            throw CollectorError(.unauthorized, "this endpoint needs the admin token: Authorization: Bearer <token>")
+        }
+    }
+
+    /// Checks the `X-Hermes-App-Key` header against the known app keys.
+    /// - Throws: ``CollectorError/Code/unauthorized`` when the header is missing or the key unknown.
+    func requireAppKey(in appKeys: Set<String>) throws(CollectorError) {
+        guard let key = headers[.hermesAppKey], appKeys.contains(key) else {
+            throw CollectorError(.unauthorized, "uploads need a known app key in the X-Hermes-App-Key header")
+        }
+    }
+
+    /// The whole body, refused early when `Content-Length` says it is too large and while reading
+    /// as soon as it grows past `limit`.
+    /// - Throws: ``CollectorError/Code/bodyTooLarge`` past `limit` bytes; the connection's error if reading fails.
+    func bodyBytes(upTo limit: Int) async throws -> [UInt8] {
+        let tooLarge = CollectorError(.bodyTooLarge, "the request body is larger than \(limit) bytes; send smaller batches")
+        if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }
+        do {
+            var buffer = try await body.collect(upTo: limit)
+            return buffer.readBytes(length: buffer.readableBytes) ?? []
+        } catch is NIOTooManyBytesError {
+            throw tooLarge
+        }
+    }
+
+    private static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
+        return difference == 0
+    }
+}

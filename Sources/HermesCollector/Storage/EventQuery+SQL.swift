@@ -1,0 +1,21 @@
+import GRDB
+
+extension EventQuery {
+    /// The query's filters as a `WHERE` clause (with a leading space, or empty) and its arguments.
+    var sqlFilter: (clause: String, arguments: StatementArguments) {
+        let filters: [(condition: String, value: (any DatabaseValueConvertible)?)] = [
+            ("namespace = ?", namespace),
+            ("monitor_type = ?", monitorType),
+            ("create_time >= ?", since),
+            ("create_time < ?", until),
+        ]
+        var conditions: [String] = []
+        var arguments = StatementArguments()
+        for filter in filters {
+            guard let value = filter.value else { continue }
+            conditions.append(filter.condition)
+            arguments += [value]
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
+    }
+}

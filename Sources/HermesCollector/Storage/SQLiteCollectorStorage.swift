@@ -1,0 +1,158 @@
+import Foundation
+import GRDB
+public import HermesWire
+
+/// The collector's default store: one SQLite database through GRDB, zero setup.
+///
+/// A file opens as a WAL `DatabasePool` (reads do not wait for writes); ``inMemory()`` gives a
+/// private database for tests. The schema is created and migrated on open:
+/// `events(id, namespace, report_id, monitor_type, create_time, meta, payload, device_id,
+/// batch_id, received_at)` unique on `(namespace, report_id)`, indexed on
+/// `(namespace, monitor_type, create_time)`, and `config(id = 1, document)`.
+///
+/// ```swift
+/// let storage = try SQLiteCollectorStorage(path: "/var/lib/hermes/collector.sqlite")
+/// ```
+public struct SQLiteCollectorStorage: CollectorStorage {
+    private let writer: any DatabaseWriter
+
+    /// Opens (or creates) the database file at `path`.
+    /// - Parameter path: the SQLite file; its directory must exist.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the file cannot be opened or migrated.
+    public init(path: String) throws(CollectorError) {
+        try self.init(opening: "the database file") { try DatabasePool(path: path) }
+    }
+
+    /// A store in memory, private to this value and gone with it: for tests.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if SQLite cannot open it.
+    public static func inMemory() throws(CollectorError) -> SQLiteCollectorStorage {
+        try SQLiteCollectorStorage(opening: "an in-memory database") { try DatabaseQueue() }
+    }
+
+    private init(opening what: String, _ open: () throws -> any DatabaseWriter) throws(CollectorError) {
+        do {
+            writer = try open()
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw CollectorError(.storageFailed, "could not open \(what): \(describeStorageError(error))", underlying: error)
+        }
+    }
+
+    public func store(_ batch: IngestBatch) async throws -> StoreOutcome {
+        try await withStorageErrors("store the batch") {
+            try await writer.write { db in
+                let insert = try db.cachedStatement(sql: """
+                    INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (namespace, report_id) DO NOTHING
+                    """)
+                var stored = 0
+                for record in batch.records {
+                    try insert.execute(arguments: [
+                        record.namespace, record.reportID, record.monitorType, record.createTime,
+                        String(decoding: record.meta, as: UTF8.self), record.payload.map { Data($0) },
+                        batch.deviceID, batch.batchID, batch.receivedAt,
+                    ])
+                    stored += db.changesCount
+                }
+                return StoreOutcome(stored: stored, duplicates: batch.records.count - stored)
+            }
+        }
+    }
+
+    public func events(_ query: EventQuery) async throws -> [StoredEvent] {
+        try await withStorageErrors("read events") {
+            try await writer.read { db in
+                let (filter, arguments) = query.sqlFilter
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: "SELECT * FROM events\(filter) ORDER BY create_time, id LIMIT ?",
+                    arguments: arguments + [query.limit]
+                )
+                return try rows.map(Self.event)
+            }
+        }
+    }
+
+    public func count(_ query: EventQuery) async throws -> Int {
+        try await withStorageErrors("count events") {
+            try await writer.read { db in
+                let (filter, arguments) = query.sqlFilter
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM events\(filter)", arguments: arguments) ?? 0
+            }
+        }
+    }
+
+    public func loadConfiguration() async throws -> ConfigurationDocument? {
+        let text = try await withStorageErrors("read the configuration") {
+            try await writer.read { db in try String.fetchOne(db, sql: "SELECT document FROM config WHERE id = 1") }
+        }
+        guard let text else { return nil }
+        do {
+            return try ConfigurationDocument(jsonBytes: Array(text.utf8))
+        } catch {
+            throw CollectorError(.storageFailed, "the stored configuration is unreadable: \(error.message)", underlying: error)
+        }
+    }
+
+    public func saveConfiguration(_ document: ConfigurationDocument) async throws {
+        let text = String(decoding: document.jsonBytes(), as: UTF8.self)
+        try await withStorageErrors("save the configuration") {
+            try await writer.write { db in
+                try db.execute(
+                    sql: "INSERT INTO config (id, document) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET document = excluded.document",
+                    arguments: [text]
+                )
+            }
+        }
+    }
+
+    private static func event(_ row: Row) throws -> StoredEvent {
+        let metaText: String = row["meta"]
+        let meta: JSONValue
+        do {
+            meta = try JSONValue(parsing: Array(metaText.utf8))
+        } catch {
+            throw CollectorError(.storageFailed, "a stored meta line is not valid JSON: \(error.message)", underlying: error)
+        }
+        let payload: Data? = row["payload"]
+        return StoredEvent(
+            namespace: row["namespace"],
+            reportID: row["report_id"],
+            monitorType: row["monitor_type"],
+            createTime: row["create_time"],
+            meta: meta,
+            payload: payload.map { [UInt8]($0) },
+            deviceID: row["device_id"],
+            batchID: row["batch_id"],
+            receivedAt: row["received_at"]
+        )
+    }
+
+    private static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: events and config") { db in
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY,
+                    namespace TEXT NOT NULL,
+                    report_id TEXT NOT NULL,
+                    monitor_type TEXT NOT NULL,
+                    create_time INTEGER NOT NULL,
+                    meta TEXT NOT NULL,
+                    payload BLOB,
+                    device_id TEXT,
+                    batch_id TEXT,
+                    received_at INTEGER NOT NULL,
+                    UNIQUE (namespace, report_id)
+                );
+                CREATE INDEX events_by_type_and_time ON events (namespace, monitor_type, create_time);
+                CREATE TABLE config (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    document TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }()
+}

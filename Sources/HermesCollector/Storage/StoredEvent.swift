@@ -1,0 +1,39 @@
+public import HermesWire
+
+/// A record as the collector stored it.
+public struct StoredEvent: Sendable, Hashable {
+    /// The record's namespace.
+    public var namespace: String
+    /// The record's `REPORT_ID`.
+    public var reportID: String
+    /// The record's `MONITOR_TYPE`.
+    public var monitorType: String
+    /// The record's `CREATE_TIME`, in milliseconds since 1970.
+    public var createTime: Int64
+    /// The record's meta object.
+    public var meta: JSONValue
+    /// The record's payload, or `nil` when none was sent.
+    public var payload: [UInt8]?
+    /// The `X-Hermes-Device-Id` of the upload that brought it.
+    public var deviceID: String?
+    /// The `X-Hermes-Batch-Id` of the upload that brought it.
+    public var batchID: String?
+    /// When the collector received it, in milliseconds since 1970.
+    public var receivedAt: Int64
+
+    /// Creates a stored event.
+    public init(
+        namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: JSONValue,
+        payload: [UInt8]?, deviceID: String?, batchID: String?, receivedAt: Int64
+    ) {
+        self.namespace = namespace
+        self.reportID = reportID
+        self.monitorType = monitorType
+        self.createTime = createTime
+        self.meta = meta
+        self.payload = payload
+        self.deviceID = deviceID
+        self.batchID = batchID
+        self.receivedAt = receivedAt
+    }
+}

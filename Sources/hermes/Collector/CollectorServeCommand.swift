@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import HermesCollector
+import HermesWire
+import Logging
+
+/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file until
+/// SIGINT or SIGTERM.
+struct CollectorServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve uploads, configuration and events from a SQLite file until SIGINT or SIGTERM."
+    )
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port = 8080
+
+    @Option(help: "The SQLite database file (created if missing).")
+    var db: String
+
+    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable; at least one.")
+    var appKeys: [String] = []
+
+    @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints.")
+    var adminToken: String?
+
+    @Option(help: "A configuration document (JSON with revision and namespaces) to serve while the database holds none.")
+    var config: String?
+
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes.")
+    var maxBodyBytes = 4 << 20
+
+    @OptionGroup
+    var keys: CollectorKeyOptions
+
+    func validate() throws {
+        guard appKeys.contains(where: { !$0.isEmpty }) else {
+            throw ValidationError("Give at least one --app-key: uploads without a known app key are refused.")
+        }
+        guard let adminToken, !adminToken.isEmpty else {
+            throw ValidationError("Give --admin-token: the admin and event endpoints need it.")
+        }
+        guard (0...65_535).contains(port) else {
+            throw ValidationError("--port must be from 0 to 65535.")
+        }
+        guard maxBodyBytes > 0 else {
+            throw ValidationError("--max-body-bytes must be positive.")
+        }
+        _ = try keys.keyring()
+        _ = try initialConfiguration()
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let logger = Logger(label: "hermes.collector")
+        let configuration = CollectorConfiguration(
+            host: host,
+            port: port,
+            appKeys: Set(appKeys.filter { !$0.isEmpty }),
+            adminToken: adminToken ?? "",
+            keyring: try keys.keyring(),
+            maxBodyBytes: maxBodyBytes,
+            initialConfiguration: try initialConfiguration()
+        )
+        let server = try await CollectorServer.start(
+            configuration: configuration,
+            storage: try SQLiteCollectorStorage(path: db),
+            logger: logger,
+            stopsOnSignals: true
+        )
+        try await server.waitUntilStopped()
+        logger.info("collector stopped")
+    }
+
+    /// The document of `--config`, or the built-in one.
+    private func initialConfiguration() throws -> ConfigurationDocument {
+        guard let config else { return .builtIn }
+        guard let data = FileManager.default.contents(atPath: config) else {
+            throw ValidationError("--config: cannot read \(config).")
+        }
+        do {
+            return try ConfigurationDocument(jsonBytes: [UInt8](data))
+        } catch {
+            throw ValidationError("--config: \(error.message)")
+        }
+    }
+}

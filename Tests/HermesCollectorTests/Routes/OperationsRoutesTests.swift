@@ -1,0 +1,48 @@
+import HermesCollector
+import HermesWire
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+struct OperationsRoutesTests {
+    @Test func healthAnswersOK() async throws {
+        let fixture = try CollectorFixture()
+        try await fixture.test { client throws in
+            let response = try await client.execute(uri: "/health", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.text == "ok")
+        }
+    }
+
+    @Test func metricsCountStoredDuplicatesRejectsBytesAndBatches() async throws {
+        let fixture = try CollectorFixture()
+        let format = try #require(try CollectorFixture.formats()["v2-gcm"])
+        let body = try format.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("a"), try CollectorFixture.metaLine("b")]))
+        let text = try await fixture.test { client throws in
+            // Given one batch of two, the same batch again, one truncated body and one without an app key
+            _ = try await client.upload(body, kind: .meta)
+            _ = try await client.upload(body, kind: .meta)
+            _ = try await client.upload(Array(body.prefix(10)), kind: .meta)
+            _ = try await client.upload(body, kind: .meta, appKey: nil)
+            let response = try await client.execute(uri: "/metrics", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/plain; version=0.0.4; charset=utf-8")
+            return response.text
+        }
+        // Then every counter says so
+        let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        #expect(samples == [
+            "hermes_collector_records_stored_total 2",
+            "hermes_collector_duplicates_dropped_total 2",
+            "hermes_collector_rejects_total{reason=\"truncatedPacket\"} 1",
+            "hermes_collector_rejects_total{reason=\"unauthorized\"} 1",
+            "hermes_collector_bytes_in_total \(2 * body.count + 10)",
+            "hermes_collector_batches_total{kind=\"meta\"} 2",
+            "hermes_collector_batches_total{kind=\"payload\"} 0",
+        ])
+        #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
+        #expect(fixture.metrics.snapshot.recordsStored == 2)
+    }
+}
