@@ -1,0 +1,87 @@
+import Foundation
+import Hermes
+import HermesWire
+import Logging
+
+/// The simulated app of `hermes demo`: a real `HermesClient` sending the scenario's records to
+/// a collector, then uploading until its store is empty.
+struct DemoApp {
+    struct Key: Hashable, Comparable {
+        var namespace: String
+        var type: String
+
+        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.namespace, lhs.type) < (rhs.namespace, rhs.type) }
+    }
+
+    struct Result {
+        var sent: [Key: Int] = [:]
+        var accepted: [Key: Int] = [:]
+        /// The REPORT_IDs accepted, per namespace.
+        var acceptedIDs: [String: Set<String>] = [:]
+        var wireBytes: [String: Int] = [:]
+        var revision = 0
+        var leftInStore = 0
+    }
+
+    var configURL: URL
+    var credentials: HermesClient.Credentials
+    var logger: Logger
+
+    func run(progress: (Int, Int) async -> Void) async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let transport = CountingTransport(URLSessionTransport())
+        let client = try HermesClient(
+            configuration: .init(
+                storageDirectory: directory,
+                app: .init(name: "DemoApp", version: "1.2.0", build: "42"),
+                configURL: configURL,
+                credentials: credentials,
+                namespaceDefaults: DemoScenario.localDefaults,
+                uploadStartDelay: .milliseconds(300),
+                requestTimeout: .seconds(10),
+                transport: transport
+            ),
+            logger: logger
+        )
+        client.start()
+        var result = Result()
+        // The configuration arrives in the background; give it a moment so the run is under the collector's rules.
+        for _ in 0..<50 where client.configurationRevision == 0 { try await Task.sleep(for: .milliseconds(50)) }
+        result.revision = client.configurationRevision
+
+        var random = SplitMix64(seed: 2_026)
+        let schedule = DemoScenario.schedule()
+        for (position, (item, index)) in schedule.enumerated() {
+            let key = Key(namespace: item.namespace, type: item.type)
+            let meta = DemoScenario.meta(item, index, random: &random)
+            let payload = item.payloadBytes > 0 ? DemoScenario.stack(bytes: item.payloadBytes, random: &random) : nil
+            let outcome = item.namespace == "hermes"
+                ? client.send(type: item.type, meta: meta, payload: payload)
+                : client.namespace(item.namespace).send(type: item.type, meta: meta, payload: payload)
+            result.sent[key, default: 0] += 1
+            if let reportID = outcome.reportID {
+                result.accepted[key, default: 0] += 1
+                result.acceptedIDs[item.namespace, default: []].insert(reportID)
+            }
+            if position % 100 == 99 {
+                // An app sends in bursts; let the SDK's background work breathe between them.
+                try await Task.sleep(for: .milliseconds(10))
+                await progress(position + 1, schedule.count)
+            }
+        }
+        try await client.flush()
+        await progress(schedule.count, schedule.count)
+
+        // Upload until nothing is left (the timers have been uploading all along).
+        for _ in 0..<20 {
+            let summaries = await client.upload()
+            if summaries.values.allSatisfy({ $0.outcome == .completed }) { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        result.leftInStore = try StoreInspector.inspect(storageDirectory: directory).groups.reduce(0) { $0 + $1.rows }
+        await client.shutdown()
+        result.wireBytes = transport.bytesByNamespace
+        return result
+    }
+}

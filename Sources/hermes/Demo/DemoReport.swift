@@ -1,0 +1,51 @@
+import Foundation
+
+/// The final table of `hermes demo`: per namespace and type, what the app sent and what the
+/// collector stored, with the bytes on the wire and the compression ratio per namespace.
+struct DemoReport {
+    var text: String
+    /// Accepted records not found at the collector; `nil` when the collector could not be read.
+    var missing: Int?
+
+    static func make(result: DemoApp.Result, view: (any DemoCollectorView)?) async throws -> DemoReport {
+        var table = TextTable(columns: ["namespace", "type", "sent", "accepted", "stored", "wire bytes", "ratio"])
+        var missing = view == nil ? nil : 0
+        var totals = (sent: 0, accepted: 0, stored: 0, wire: 0, raw: 0)
+        for namespace in Set(result.sent.keys.map(\.namespace)).sorted() {
+            let records = try await view?.records(in: namespace)
+            let keys = result.sent.keys.filter { $0.namespace == namespace }.sorted()
+            let prefix = namespace == "hermes" ? "" : "\(namespace)-"
+            for key in keys {
+                let stored = records.map { list in list.filter { $0.monitorType == prefix + key.type }.count }
+                table.add([namespace, key.type, "\(result.sent[key] ?? 0)", "\(result.accepted[key] ?? 0)", stored.map(String.init) ?? "?", "", ""])
+            }
+            let accepted = result.acceptedIDs[namespace] ?? []
+            let storedIDs = Set(records?.map(\.reportID) ?? [])
+            let raw = records?.reduce(0) { $0 + $1.rawBytes } ?? 0
+            let wire = result.wireBytes[namespace] ?? 0
+            if records != nil { missing? += accepted.subtracting(storedIDs).count }
+            let sent = keys.reduce(0) { $0 + (result.sent[$1] ?? 0) }
+            table.add([namespace, "all", "\(sent)", "\(accepted.count)", records.map { "\($0.count)" } ?? "?", "\(wire)", ratio(raw, wire)])
+            totals.sent += sent
+            totals.accepted += accepted.count
+            totals.stored += records?.count ?? 0
+            totals.wire += wire
+            totals.raw += raw
+        }
+        var lines = [table.render()]
+        let verdict = switch missing {
+        case nil: "not checked (give --admin-token to read the collector back)"
+        case 0?: "none missing"
+        case let count?: "\(count) MISSING"
+        }
+        lines.append("total: \(totals.sent) sent, \(totals.accepted) accepted, \(totals.stored) stored at the collector, \(verdict); "
+            + "\(totals.wire) bytes on the wire for \(totals.raw) bytes of records (ratio \(ratio(totals.raw, totals.wire)))")
+        if result.leftInStore > 0 { lines.append("still in the app's store: \(result.leftInStore)") }
+        return DemoReport(text: lines.joined(separator: "\n"), missing: missing)
+    }
+
+    private static func ratio(_ raw: Int, _ wire: Int) -> String {
+        guard raw > 0, wire > 0 else { return "-" }
+        return String(format: "%.1fx", Double(raw) / Double(wire))
+    }
+}
