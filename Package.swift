@@ -101,6 +101,18 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "HermesEndToEndTests",
+            dependencies: [
+                "hermes",
+                "Hermes",
+                "HermesCollector",
+                "HermesTestKit",
+                "HermesWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "HermesCollectorTests",
             dependencies: [
                 "HermesCollector",

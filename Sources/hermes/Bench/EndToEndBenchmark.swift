@@ -1,0 +1,123 @@
+import Foundation
+import Hermes
+import HermesCollector
+import HermesWire
+import Logging
+
+/// `hermes bench e2e`: records through the SDK to a collector on loopback — end to end from the
+/// first send until the collector stored the last one — and the collector's own ingest rate
+/// when the same kind of batches are posted to it directly.
+struct EndToEndBenchmark {
+    var records = 200_000
+    static let namespaces = ["hermes", "JZ", "KX"]
+
+    func run() async throws -> BenchReport {
+        var logger = Logger(label: "hermes.bench")
+        logger.logLevel = .error
+        let cipher = try AESGCMCipher(key: Array(repeating: 9, count: 16), keyID: 1)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+
+        let business = NamespaceConfiguration(monitorList: [MonitorItem(type: "appLag")], maxCacheCount: 1_000_000, flushCount: 5_000)
+        let document = ConfigurationDocument(revision: 1, namespaces: Dictionary(uniqueKeysWithValues: Self.namespaces.map { ($0, business) }))
+        let storage = try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path)
+        let server = try await CollectorServer.start(
+            configuration: CollectorConfiguration(port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
+            storage: storage, logger: logger
+        )
+        let base = "http://127.0.0.1:\(server.port)"
+        let transport = CountingTransport(URLSessionTransport())
+        let client = try HermesClient(
+            configuration: .init(
+                storageDirectory: directory.appendingPathComponent("app"),
+                app: .init(name: "Bench", version: "1.0.0", build: "1"),
+                configURL: URL(string: "\(base)/v1/config"),
+                credentials: .init(appKey: "bench", wireFormat: .v2(cipher)),
+                namespaceDefaults: document.namespaces,
+                uploadStartDelay: .seconds(3_600),
+                transport: transport
+            ),
+            logger: logger
+        )
+
+        // End to end: send, let the flushCount triggers upload as records arrive, then drain.
+        let clock = ContinuousClock()
+        let started = clock.now
+        client.start()
+        for index in 0..<records {
+            let namespace = Self.namespaces[index % Self.namespaces.count]
+            let meta = StoreBenchmark.meta(index)
+            let outcome = namespace == "hermes"
+                ? client.send(type: "appLag", meta: meta)
+                : client.send(type: "appLag", prefix: namespace, meta: meta)
+            precondition(outcome.isAccepted, "bench record rejected: \(outcome)")
+        }
+        try await client.flush()
+        for _ in 0..<50 {
+            let summaries = await client.upload()
+            if summaries.values.allSatisfy({ $0.outcome == .completed && $0.recordsSent == 0 }) { break }
+        }
+        let endToEnd = started.duration(to: clock.now)
+        await client.shutdown()
+        let stored = server.metrics.snapshot.recordsStored
+        precondition(stored == records, "the collector stored \(stored) of \(records) records")
+        let wireBytes = transport.bytesByNamespace.values.reduce(0, +)
+        try await server.shutdown()
+
+        var report = BenchReport()
+        report.add("records", Double(records), "records")
+        report.add("e2e_records_per_s", Double(records) / Self.seconds(endToEnd), "end to end records/s (send → stored)")
+        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (4 posters)")
+        report.add("wire_bytes_per_record", Double(wireBytes) / Double(records), "wire bytes per record")
+        return report
+    }
+
+    /// Posts pre-encoded 100-record batches to a fresh collector from 4 concurrent posters.
+    private func collectorRate(cipher: AESGCMCipher, document: ConfigurationDocument, logger: Logger) async throws -> Double {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-collector-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await CollectorServer.start(
+            configuration: CollectorConfiguration(port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
+            storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
+        )
+        let batchCount = records / 100
+        let bodies: [[UInt8]] = try (0..<batchCount).map { batch in
+            let lines = try (0..<100).map { offset -> [UInt8] in
+                var meta = StoreBenchmark.meta(batch * 100 + offset)
+                meta[RecordField.reportID] = .string("bench-\(batch)-\(offset)")
+                meta[RecordField.namespace] = "hermes"
+                meta[RecordField.monitorType] = "appLag"
+                meta[RecordField.createTime] = .int(1_763_000_000_000 + Int64(offset))
+                return try JSONValue.object(meta).jsonBytes()
+            }
+            return try WireFormat.v2(cipher).encode(Packet(kind: .meta, metaLines: lines))
+        }
+        let url = URL(string: "http://127.0.0.1:\(server.port)\(HermesPath.uploadMeta)")!
+        let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: "hermes", HermesHeader.packetVersion: "2"]
+        let transport = URLSessionTransport()
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for poster in 0..<4 {
+                    group.addTask {
+                        for index in stride(from: poster, to: bodies.count, by: 4) {
+                            let response = try await transport.send(TransportRequest(method: "POST", url: url, headers: headers, body: bodies[index]))
+                            precondition(response.status == 200, "collector answered \(response.status)")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        let stored = server.metrics.snapshot.recordsStored
+        try await server.shutdown()
+        precondition(stored == batchCount * 100, "the collector stored \(stored) of \(batchCount * 100)")
+        return Double(stored) / Self.seconds(elapsed)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+@testable import Hermes
+import HermesCollector
+import HermesTestKit
+import HermesWire
+import Logging
+
+/// A real collector on 127.0.0.1 with a temporary SQLite store, and real clients pointed at it.
+final class Loopback: Sendable {
+    static let appKey = "e2e-app"
+    static let adminToken = "e2e-admin"
+    static let key: [UInt8] = Array(repeating: 0x42, count: 16)
+    static let cipher = try! AESGCMCipher(key: key, keyID: 3)
+
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-e2e-\(UUID().uuidString)")
+    let storage: SQLiteCollectorStorage
+    let logger: Logger = {
+        var logger = Logger(label: "hermes.e2e")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    init() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        storage = try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static let document: ConfigurationDocument = {
+        var hermes = NamespaceConfiguration.hermesDefault
+        hermes.flushCount = 10_000
+        let business = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")], flushCount: 10_000)
+        return ConfigurationDocument(revision: 1, namespaces: ["hermes": hermes, "JZ": business, "KX": business])
+    }()
+
+    /// Starts a collector on `port` (0: any free port).
+    func startCollector(port: Int = 0) async throws -> CollectorServer {
+        try await CollectorServer.start(
+            configuration: CollectorConfiguration(
+                port: port, appKeys: [Self.appKey], adminToken: Self.adminToken,
+                keyring: Keyring([Self.cipher]), initialConfiguration: Self.document
+            ),
+            storage: storage, logger: logger
+        )
+    }
+
+    /// A client of the collector on `port`, with its own storage folder.
+    func client(port: Int, name: String = "app") throws -> HermesClient {
+        try HermesClient(
+            configuration: .init(
+                storageDirectory: directory.appendingPathComponent(name),
+                app: .init(name: "E2E", version: "1.0.0", build: "1"),
+                configURL: URL(string: "http://127.0.0.1:\(port)/v1/config"),
+                credentials: .init(appKey: Self.appKey, wireFormat: .v2(Self.cipher)),
+                uploadStartDelay: .seconds(3_600),
+                requestTimeout: .seconds(5)
+            ),
+            logger: logger
+        )
+    }
+
+    /// The REPORT_IDs the collector stored in `namespace`.
+    func storedIDs(_ namespace: String) async throws -> [String] {
+        try await storage.events(EventQuery(namespace: namespace, limit: EventQuery.maximumLimit)).map(\.reportID)
+    }
+
+    /// An HTTP request to the collector with the real URLSession transport.
+    func request(_ method: String, port: Int, path: String, headers: [String: String] = [:], body: [UInt8] = []) async throws -> TransportResponse {
+        try await URLSessionTransport().send(TransportRequest(method: method, url: URL(string: "http://127.0.0.1:\(port)\(path)")!, headers: headers, body: body))
+    }
+}
