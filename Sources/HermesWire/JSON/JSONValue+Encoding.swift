@@ -1,7 +1,7 @@
 extension JSONValue {
     /// The compact, deterministic JSON encoding of this value.
     ///
-    /// No whitespace; object keys sorted by their UTF-8 bytes; strings escaped as RFC 8259
+    /// No whitespace; object keys sorted (byte order for ASCII keys); strings escaped as RFC 8259
     /// requires (quote, backslash, control characters) and otherwise written as UTF-8.
     /// - Returns: the UTF-8 bytes of the JSON text.
     /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside.
@@ -46,10 +46,11 @@ extension JSONValue {
         }
     }
 
-    /// Writes an object's members with keys in UTF-8 byte order.
+    /// Writes an object's members with keys in Swift's string order: UTF-8 byte order for ASCII
+    /// keys, and a fixed order (of canonically equivalent forms) for any other.
     static func writeObject(_ members: [String: JSONValue], into output: inout [UInt8]) throws(HermesWireError) {
         output.append(UInt8(ascii: "{"))
-        let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let keys = members.keys.sorted()
         for (index, key) in keys.enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(key, into: &output)

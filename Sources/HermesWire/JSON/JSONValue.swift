@@ -1,7 +1,7 @@
 /// A JSON value: the type of record meta and of everything Hermes puts on the wire as JSON.
 ///
 /// Write it with literals, and encode it with ``jsonBytes()``, which is compact and
-/// deterministic (object keys sorted by their UTF-8 bytes), so equal values give equal bytes.
+/// deterministic (object keys sorted; byte order for ASCII keys), so equal values give equal bytes.
 /// NaN and infinities have no JSON spelling: encoding them throws ``HermesWireError/Code/nonFiniteNumber``.
 ///
 /// ```swift
