@@ -322,13 +322,15 @@ public final class LogPersister: Sendable {
 
     private func performSave(_ reason: SaveReason) async {
         let (entries, deleteAfter) = state.withLock { state in
-            defer {
-                state.buffer.removeAll()
-                state.firstUnsavedAt = nil
-                state.saveRequested = false
-                stopSaveTimer(&state)
-            }
-            return (state.buffer, state.controls.deleteOnEverySave && state.controls.deletes)
+            let entries = state.buffer
+            // The next buffer is allocated here, on the persister's task, so that `log` callers
+            // rarely pay for growing it.
+            state.buffer = []
+            state.buffer.reserveCapacity(min(max(state.controls.saveThreshold, 64), configuration.bufferLimit))
+            state.firstUnsavedAt = nil
+            state.saveRequested = false
+            stopSaveTimer(&state)
+            return (entries, state.controls.deleteOnEverySave && state.controls.deletes)
         }
         guard !entries.isEmpty else { return }
         let namespace = configuration.namespace
