@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "HermesWire", targets: ["HermesWire"]),
         .library(name: "Hermes", targets: ["Hermes"]),
+        .library(name: "HermesLogging", targets: ["HermesLogging"]),
         .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
         .library(name: "HermesCollector", targets: ["HermesCollector"]),
         .executable(name: "hermes", targets: ["hermes"]),
@@ -48,6 +49,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
+        // A swift-log handler that persists logs through a Hermes namespace.
+        .target(
+            name: "HermesLogging",
+            dependencies: [
+                "Hermes",
+                "HermesWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "HermesTestKit",
             dependencies: [
@@ -74,6 +84,7 @@ let package = Package(
                 "HermesWire",
                 "Hermes",
                 "HermesCollector",
+                "HermesLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -109,6 +120,18 @@ let package = Package(
                 "HermesTestKit",
                 "HermesWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HermesLoggingTests",
+            dependencies: [
+                "HermesLogging",
+                "Hermes",
+                "HermesTestKit",
+                "HermesWire",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

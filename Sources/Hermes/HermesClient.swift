@@ -26,6 +26,7 @@ public final class HermesClient: Sendable {
     let logger: Logger
     let writer: StoreWriter
     let ledger = LossLedger()
+    let shutdownHooks = ShutdownHooks()
     private let builder: RecordBuilder
     private let cache: ConfigurationCache
     private let fetcher: ConfigurationFetcher?
@@ -136,6 +137,7 @@ public final class HermesClient: Sendable {
     /// Flushes, stops every timer and task, and closes the store; nothing runs after it
     /// returns. Later `send` calls are rejected with ``HermesError/Code/shutDown``.
     public func shutdown() async {
+        await shutdownHooks.run()
         let tasks: [Task<Void, Never>] = state.withLock { state in
             state.lifecycle = .shutDown
             defer { state.tasks.removeAll() }

@@ -12,6 +12,7 @@ struct BenchCommand: AsyncParsableCommand {
         case wire
         case store
         case e2e
+        case log
     }
 
     @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
@@ -28,6 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
             case .wire: report = try WireBenchmark().run()
             case .store: report = try await StoreBenchmark().run()
             case .e2e: report = try await EndToEndBenchmark().run()
+            case .log: report = try await LogBenchmark().run()
             }
             reports.append((suite, report))
         }
