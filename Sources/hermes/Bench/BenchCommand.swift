@@ -11,6 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     enum Suite: String, ExpressibleByArgument, CaseIterable {
         case wire
         case store
+        case upload
     }
 
     @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
@@ -26,6 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
             switch suite {
             case .wire: report = try WireBenchmark().run()
             case .store: report = try await StoreBenchmark().run()
+            case .upload: report = try await UploadBenchmark().run()
             }
             reports.append((suite, report))
         }
