@@ -6,6 +6,13 @@ import Synchronization
 final class LossLedger: Sendable {
     private let counts = Mutex<[String: [LossReason: Int]]>([:])
     private let counters = Mutex<[String: Counter]>([:])
+    private let metricsFactory: (any MetricsFactory)?
+
+    /// - Parameter metricsFactory: where the counters are made; `nil` for the factory that
+    ///   `MetricsSystem` holds when each counter is first needed.
+    init(metricsFactory: (any MetricsFactory)? = nil) {
+        self.metricsFactory = metricsFactory
+    }
 
     func record(_ count: Int, namespace: String, reason: LossReason) {
         guard count > 0 else { return }
@@ -20,7 +27,9 @@ final class LossLedger: Sendable {
         let key = "\(namespace)\u{0}\(reason.name)"
         return counters.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = Counter(label: "hermes.records.lost", dimensions: [("namespace", namespace), ("reason", reason.name)])
+            let dimensions = [("namespace", namespace), ("reason", reason.name)]
+            let counter = metricsFactory.map { Counter(label: "hermes.records.lost", dimensions: dimensions, factory: $0) }
+                ?? Counter(label: "hermes.records.lost", dimensions: dimensions)
             counters[key] = counter
             return counter
         }

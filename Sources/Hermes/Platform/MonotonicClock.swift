@@ -8,7 +8,13 @@ struct MonotonicClock: Sendable {
     init<C: Clock<Duration>>(_ clock: C) {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
-        sleeper = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+        sleeper = { offset in
+            // A deadline already reached returns here: a test clock suspends a sleep to exactly
+            // its current instant until the next advance, so a timer that registered just after
+            // the test advanced to its deadline would never fire.
+            guard origin.duration(to: clock.now) < offset else { return try Task.checkCancellation() }
+            try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+        }
     }
 
     /// Time since the client was created.

@@ -4,6 +4,8 @@ import GRDB
 /// A batch claimed for upload: its rows are in flight under ``id`` until finished or released.
 struct ClaimedBatch: Sendable {
     struct Row: Sendable {
+        /// The row's `id` in its table.
+        var id: Int64
         var reportID: String
         var monitorType: String
         var isBusiness: Bool
@@ -14,6 +16,19 @@ struct ClaimedBatch: Sendable {
     var id: String
     var table: StoreSchema.Table
     var rows: [Row]
+}
+
+extension ClaimedBatch {
+    /// Selects the batch's rows that are still in flight under its id, by primary key: there
+    /// is no index on `batch_id`, and a scan of the table per batch made an upload of n rows
+    /// cost O(n²).
+    fileprivate var rowsCondition: String {
+        "id IN (\(databaseQuestionMarks(count: max(rows.count, 1)))) AND batch_id = ?"
+    }
+
+    fileprivate var rowsArguments: StatementArguments {
+        StatementArguments(rows.isEmpty ? [-1] : rows.map(\.id)) + [id]
+    }
 }
 
 extension RecordStore {
@@ -80,7 +95,7 @@ extension RecordStore {
             }
             let rows = chosen.map { row in
                 ClaimedBatch.Row(
-                    reportID: row["report_id"], monitorType: row["monitor_type"], isBusiness: row["is_biz"],
+                    id: row["id"], reportID: row["report_id"], monitorType: row["monitor_type"], isBusiness: row["is_biz"],
                     meta: row["meta"], payload: payloads[row["id"]]
                 )
             }
@@ -93,7 +108,7 @@ extension RecordStore {
     /// The collector stored the batch: its rows leave the store.
     func finishBatch(_ batch: ClaimedBatch, namespace: String) throws {
         let deleted = try pool.write { db in
-            try db.execute(sql: "DELETE FROM \(batch.table.rawValue) WHERE batch_id = ?", arguments: [batch.id])
+            try db.execute(sql: "DELETE FROM \(batch.table.rawValue) WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
             return db.changesCount
         }
         adjustCount(namespace, by: -deleted)
@@ -102,7 +117,7 @@ extension RecordStore {
     /// The batch was not stored and may be sent again: its rows go back to pending.
     func releaseBatch(_ batch: ClaimedBatch) throws {
         try pool.write { db in
-            try db.execute(sql: "UPDATE \(batch.table.rawValue) SET state = 0, batch_id = NULL WHERE batch_id = ?", arguments: [batch.id])
+            try db.execute(sql: "UPDATE \(batch.table.rawValue) SET state = 0, batch_id = NULL WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
         }
     }
 
@@ -112,7 +127,7 @@ extension RecordStore {
     func rejectBatch(_ batch: ClaimedBatch, namespace: String, maxAttempts: Int) throws -> Int {
         let table = batch.table.rawValue
         let dropped = try pool.write { db in
-            try db.execute(sql: "UPDATE \(table) SET attempts = attempts + 1, state = 0, batch_id = NULL WHERE batch_id = ?", arguments: [batch.id])
+            try db.execute(sql: "UPDATE \(table) SET attempts = attempts + 1, state = 0, batch_id = NULL WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
             let reportIDs = batch.rows.map(\.reportID)
             try db.execute(
                 sql: "DELETE FROM \(table) WHERE attempts >= ? AND report_id IN (\(databaseQuestionMarks(count: reportIDs.count)))",

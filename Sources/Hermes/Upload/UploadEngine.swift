@@ -49,9 +49,13 @@ final class UploadEngine: Sendable {
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
             self.triggerAll(.start)
         }
-        background.spawn { [monitor] in
-            var wasReachable = monitor.status.isReachable
-            for await status in monitor.updates() {
+        // Subscribe before returning: a change between start() and the task's first run
+        // must not be missed.
+        let updates = monitor.updates()
+        let initiallyReachable = monitor.status.isReachable
+        background.spawn {
+            var wasReachable = initiallyReachable
+            for await status in updates {
                 if status.isReachable, !wasReachable { self.triggerAll(.networkRegained) }
                 wasReachable = status.isReachable
             }

@@ -11,6 +11,7 @@ struct BenchCommand: AsyncParsableCommand {
     enum Suite: String, ExpressibleByArgument, CaseIterable {
         case wire
         case store
+        case upload
         case e2e
         case log
     }
@@ -28,6 +29,7 @@ struct BenchCommand: AsyncParsableCommand {
             switch suite {
             case .wire: report = try WireBenchmark().run()
             case .store: report = try await StoreBenchmark().run()
+            case .upload: report = try await UploadBenchmark().run()
             case .e2e: report = try await EndToEndBenchmark().run()
             case .log: report = try await LogBenchmark().run()
             }

@@ -59,9 +59,15 @@ func medianSeconds(minimumIterations: Int = 5, budget: Duration = .milliseconds(
     var samples: [Double] = []
     let start = clock.now
     while samples.count < minimumIterations || (clock.now - start < budget && samples.count < 10_000) {
-        let elapsed = try clock.measure(body)
-        samples.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        samples.append(try clock.measure(body).seconds)
     }
     samples.sort()
     return samples[samples.count / 2]
+}
+
+extension Duration {
+    /// The duration in seconds, as a `Double`.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) * 1e-18
+    }
 }

@@ -37,21 +37,38 @@ enum SampleRecords {
             RecordField.deviceModel: "iPhone16,2",
             RecordField.sdkVersion: "0.1.0",
         ]
+        meta.merge(fields(for: type, random: &random)) { $1 }
+        return .object(meta)
+    }
+
+    /// The fields a record of `type` (`appLag`, `net`, `JZ-pay`, …) adds to the common ones.
+    static func fields(for type: String, random: inout SplitMix64) -> [String: JSONValue] {
         switch type {
         case "net", "netError":
-            meta["url"] = .string("https://api.example.com/v2/items/\(random.next() % 5000)")
-            meta["status"] = .int(type == "net" ? 200 : 503)
-            meta["duration_ms"] = .int(Int64(random.next() % 900))
+            [
+                "url": .string("https://api.example.com/v2/items/\(random.next() % 5000)"),
+                "status": .int(type == "net" ? 200 : 503),
+                "duration_ms": .int(Int64(random.next() % 900)),
+            ]
         case "appLag":
-            meta["duration_ms"] = .int(Int64(250 + random.next() % 2000))
-            meta["scene"] = "FeedViewController"
+            ["duration_ms": .int(Int64(250 + random.next() % 2000)), "scene": "FeedViewController"]
         case "JZ-pay":
-            meta["amount"] = .double(Double(random.next() % 100_000) / 100)
-            meta["currency"] = "CNY"
+            ["amount": .double(Double(random.next() % 100_000) / 100), "currency": "CNY"]
         default:
-            meta["step"] = .int(Int64(random.next() % 8))
+            ["step": .int(Int64(random.next() % 8))]
         }
-        return .object(meta)
+    }
+
+    /// A symbolicated stack of about `frames` lines, as a crash report's payload.
+    static func crashStack(frames: Int = 40, random: inout SplitMix64) -> [UInt8] {
+        let symbols = ["FeedViewController.render()", "FeedCell.configure(with:)", "ImageLoader.decode(_:)",
+                       "UIView.layoutSubviews()", "CFRunLoopRun", "main"]
+        var text = "Thread 0 Crashed:\n"
+        for frame in 0..<frames {
+            let address = String(0x1_02a3_0000 + random.next() % 0xF_FFFF, radix: 16)
+            text += "\(frame)  Demo  0x0000000\(address) \(symbols[Int(random.next() % UInt64(symbols.count))]) + \(random.next() % 900)\n"
+        }
+        return Array(text.utf8)
     }
 
     private static func uuid(_ random: inout SplitMix64) -> String {

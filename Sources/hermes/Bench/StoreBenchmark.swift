@@ -75,7 +75,7 @@ struct StoreBenchmark {
             return latencies
         }
         try await client.flush()
-        let seconds = start.duration(to: clock.now)
+        let elapsed = start.duration(to: clock.now)
         await client.shutdown()
         let report = try StoreInspector.inspect(storageDirectory: directory)
         let rows = report.groups.reduce(0) { $0 + $1.rows }
@@ -83,7 +83,7 @@ struct StoreBenchmark {
         let bytes = report.groups.reduce(0) { $0 + $1.bytes }
         return ClientRun(
             latencies: latencies.flatMap { $0 }.sorted(),
-            durableRate: Double(rows) / (Double(seconds.components.seconds) + Double(seconds.components.attoseconds) * 1e-18),
+            durableRate: Double(rows) / elapsed.seconds,
             averageMetaBytes: bytes / max(rows, 1)
         )
     }
@@ -126,7 +126,7 @@ struct StoreBenchmark {
             }
         }
         try pool.close()
-        return Double(rows) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        return Double(rows) / elapsed.seconds
     }
 }
 

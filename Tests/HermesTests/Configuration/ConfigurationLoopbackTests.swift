@@ -29,17 +29,7 @@ struct ConfigurationLoopbackTests {
                 return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "<html>not json</html>")))
             }
         }
-        let (ports, portContinuation) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) }
-        )
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService() }
-            var iterator = ports.makeAsyncIterator()
-            let port = try #require(await iterator.next())
-
+        try await withLoopbackServer(router) { port in
             let harness = Harness()
             let url = URL(string: "http://127.0.0.1:\(port)/v1/config")!
             let client = try HermesClient(configuration: harness.configuration(configURL: url, transport: URLSessionTransport()))
@@ -53,7 +43,6 @@ struct ConfigurationLoopbackTests {
             guard case .failed = outcomes[2], case .failed = outcomes[3] else { Issue.record("expected failures, got \(outcomes)"); return }
             #expect(client.configurationRevision == 8)
             #expect(client.configuration(for: "JZ")?.periodicTimerSecond == 12)
-            group.cancelAll()
         }
     }
 }

@@ -83,6 +83,16 @@ final class Harness: Sendable {
         )
     }
 
+    /// A client whose `hermes` namespace starts no round on its own and whose JZ namespace
+    /// runs under `jz`.
+    func quietClient(
+        jz: NamespaceConfiguration = Harness.jz,
+        transport: any Transport,
+        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered)
+    ) throws -> HermesClient {
+        try client(defaults: ["hermes": Harness.quietHermes, "JZ": jz], transport: transport, network: network)
+    }
+
     var databasePath: String { directory.appendingPathComponent(RecordStore.fileName).path }
 
     /// Reads the store's file directly, as another process would.

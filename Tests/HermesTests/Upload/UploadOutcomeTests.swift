@@ -72,6 +72,58 @@ struct UploadOutcomeTests {
         #expect(pendingBeforeShutdown == 0)
     }
 
+    @Test func aTransportFailingItsFirstCallsDeliversEveryRecordOnceInEveryNamespace() async throws {
+        // Given 25 records in each of three namespaces, 10-record batches, and a transport whose
+        // first 7 calls fail with a network error
+        let harness = Harness()
+        let collector = FakeCollector()
+        let failuresLeft = Locked(7)
+        let transport = InMemoryTransport { request in
+            let fails = failuresLeft.withLock { left in
+                defer { left = max(0, left - 1) }
+                return left > 0
+            }
+            if fails { throw URLError(.notConnectedToInternet) }
+            return try await collector.transport.send(request)
+        }
+        var hermes = Harness.quietHermes
+        var jz = Harness.jz
+        hermes.maxItem = 10
+        jz.maxItem = 10
+        let client = try harness.client(defaults: ["hermes": hermes, "JZ": jz, "XY": jz], transport: transport)
+        var ids: [String: Set<String>] = [:]
+        for index in 0..<25 {
+            ids["hermes", default: []].insert(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).reportID ?? "")
+            for prefix in ["JZ", "XY"] {
+                ids[prefix, default: []].insert(client.send(type: "pay", prefix: prefix, meta: ["i": .int(Int64(index))]).reportID ?? "")
+            }
+        }
+        try await client.flush()
+
+        // When upload() is called until every namespace completes in the same call (at most 10 calls)
+        var calls = 0
+        var outcomes: [String: UploadSummary.Outcome] = [:]
+        while calls < 10, outcomes.values.contains(where: { $0 != .completed }) || outcomes.isEmpty {
+            outcomes = await client.upload().mapValues(\.outcome)
+            calls += 1
+        }
+        let leftInStore = try await client.writer.perform { store in
+            try store.pool.read { try Int.fetchOne($0, sql: "SELECT (SELECT COUNT(*) FROM meta) + (SELECT COUNT(*) FROM payload)") ?? -1 }
+        }
+        await client.shutdown()
+
+        // Then every record was stored exactly once and nothing is left
+        #expect(outcomes == ["hermes": .completed, "JZ": .completed, "XY": .completed])
+        #expect(calls > 1)
+        for (namespace, expected) in ids {
+            #expect(collector.storedIDs(namespace) == expected)
+        }
+        #expect(collector.storedCounts.count == 75)
+        #expect(collector.storedCounts.values.allSatisfy { $0 == 1 })
+        #expect(failuresLeft.withLock { $0 } == 0)
+        #expect(leftInStore == 0)
+    }
+
     @Test func tooLargeHalvesTheBatchForTheNamespace() async throws {
         let harness = Harness()
         let collector = FakeCollector()
