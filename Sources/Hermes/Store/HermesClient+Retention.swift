@@ -35,7 +35,7 @@ extension RecordStore {
                 }
             }
         }
-        for (namespace, count) in deleted { forget(count, in: namespace) }
+        for (namespace, count) in deleted { adjustCount(namespace, by: -count) }
         return deleted
     }
 }

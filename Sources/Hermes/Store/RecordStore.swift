@@ -73,9 +73,6 @@ final class RecordStore {
         counts[namespace, default: 0] += delta
     }
 
-    /// Takes rows deleted by code outside this file (an extension) off the namespace's count.
-    func forget(_ deleted: Int, in namespace: String) { adjustCount(namespace, by: -deleted) }
-
     /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
     /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
     func insert(_ records: [PendingRecord]) throws {

@@ -67,7 +67,7 @@ struct EndToEndBenchmark {
 
         var report = BenchReport()
         report.add("records", Double(records), "records")
-        report.add("e2e_records_per_s", Double(records) / Self.seconds(endToEnd), "end to end records/s (send → stored)")
+        report.add("e2e_records_per_s", Double(records) / endToEnd.seconds, "end to end records/s (send → stored)")
         report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (4 posters)")
         report.add("wire_bytes_per_record", Double(wireBytes) / Double(records), "wire bytes per record")
         return report
@@ -114,10 +114,6 @@ struct EndToEndBenchmark {
         let stored = server.metrics.snapshot.recordsStored
         try await server.shutdown()
         precondition(stored == batchCount * 100, "the collector stored \(stored) of \(batchCount * 100)")
-        return Double(stored) / Self.seconds(elapsed)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        return Double(stored) / elapsed.seconds
     }
 }

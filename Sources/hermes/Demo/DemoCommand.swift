@@ -111,7 +111,7 @@ struct DemoCommand: AsyncParsableCommand {
             try? await server?.shutdown()
             throw error
         }
-        print("configuration revision \(result.revision) from the collector; finished in \(Self.seconds(started.duration(to: clock.now))) s")
+        print("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
 
         let report = try await DemoReport.make(result: result, view: view)
         try? await server?.shutdown()
@@ -124,10 +124,6 @@ struct DemoCommand: AsyncParsableCommand {
     static func randomBytes(_ count: Int) -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
-    }
-
-    static func seconds(_ duration: Duration) -> String {
-        String(format: "%.1f", Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18)
     }
 }
 
