@@ -28,6 +28,7 @@ public final class HermesClient: Sendable {
     let ledger = LossLedger()
     let shutdownHooks = ShutdownHooks()
     private let builder: RecordBuilder
+    private let reportIDs = ReportIDGenerator()
     private let cache: ConfigurationCache
     private let fetcher: ConfigurationFetcher?
     private let clock: MonotonicClock
@@ -198,7 +199,7 @@ public final class HermesClient: Sendable {
              state.lifecycle == .shutDown)
         }
         if isShutDown { return reject(HermesError(.shutDown, "the client was shut down"), input) }
-        let result = builder.build(input, configuration: configuration, draw: { draw }, now: self.configuration.wallClock(), reportID: ReportID.make())
+        let result = builder.build(input, configuration: configuration, draw: { draw }, now: self.configuration.wallClock(), reportID: reportIDs.next())
         switch result {
         case .failure(let error):
             return reject(error, input)

@@ -6,8 +6,23 @@ import HermesWire
 struct RecordBuilder: Sendable {
     /// The fields that are the same for every record of this client.
     let app: HermesClient.AppInfo
-    let device: DeviceInfo
     let deviceID: String
+    private let encoder: MetaEncoder
+
+    init(app: HermesClient.AppInfo, device: DeviceInfo, deviceID: String) {
+        self.app = app
+        self.deviceID = deviceID
+        encoder = MetaEncoder(constant: [
+            RecordField.appName: .string(app.name),
+            RecordField.appVersion: .string(app.version),
+            RecordField.appBuild: .string(app.build),
+            RecordField.deviceID: .string(deviceID),
+            RecordField.osName: .string(device.osName),
+            RecordField.osVersion: .string(device.osVersion),
+            RecordField.deviceModel: .string(device.model),
+            RecordField.sdkVersion: .string(HermesClient.sdkVersion),
+        ])
+    }
 
     /// What `send` was called with.
     struct Input {
@@ -52,11 +67,13 @@ struct RecordBuilder: Sendable {
         }
         // 4. The meta with the common fields.
         let monitorType = input.isBusiness ? "\(input.namespace)-\(input.type)" : input.type
-        let common = commonFields(reportID: reportID, now: now, monitorType: monitorType, input: input)
-        let merged = RecordMeta.merge(user: input.meta, common: common, type: input.type)
+        let varying = MetaEncoder.Varying(
+            reportID: reportID, createTime: now, monitorType: monitorType, isBusiness: input.isBusiness, namespace: input.namespace
+        )
         let metaBytes: [UInt8]
+        let createdTime: Int64
         do {
-            metaBytes = try JSONValue.object(merged).jsonBytes()
+            (metaBytes, createdTime) = try encoder.encode(user: input.meta, varying: varying, type: input.type)
         } catch {
             return .failure(HermesError(.invalidMeta, "meta of type \(input.type) cannot be written as JSON: \(error.message)"))
         }
@@ -68,29 +85,10 @@ struct RecordBuilder: Sendable {
             return .failure(HermesError(.payloadTooLarge, "payload of type \(input.type) is \(payload.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxBodyBytes) (maxBodyMByte)"))
         }
         // 6. The record for its table.
-        let createdTime = merged[RecordField.createTime]?.intValue ?? now
         let record = PendingRecord(
             reportID: reportID, namespace: input.namespace, monitorType: monitorType, isBusiness: input.isBusiness,
             createdTime: createdTime, appVersion: app.version, meta: metaBytes, payload: input.payload
         )
         return .success((record, item.isRealtime))
-    }
-
-    private func commonFields(reportID: String, now: Int64, monitorType: String, input: Input) -> [String: JSONValue] {
-        [
-            RecordField.reportID: .string(reportID),
-            RecordField.createTime: .int(now),
-            RecordField.monitorType: .string(monitorType),
-            RecordField.isBusiness: .bool(input.isBusiness),
-            RecordField.namespace: .string(input.namespace),
-            RecordField.appName: .string(app.name),
-            RecordField.appVersion: .string(app.version),
-            RecordField.appBuild: .string(app.build),
-            RecordField.deviceID: .string(deviceID),
-            RecordField.osName: .string(device.osName),
-            RecordField.osVersion: .string(device.osVersion),
-            RecordField.deviceModel: .string(device.model),
-            RecordField.sdkVersion: .string(HermesClient.sdkVersion),
-        ]
     }
 }

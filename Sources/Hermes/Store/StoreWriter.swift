@@ -30,7 +30,9 @@ final class StoreWriter: @unchecked Sendable {
     static let triesPerAttempt = 3
 
     private struct State {
-        var pending: [PendingRecord] = []
+        var pending = PendingQueue()
+        /// Records taken by the writer and not yet committed.
+        var writing = 0
         var enqueued: UInt64 = 0
         var committed: UInt64 = 0
         var draining = false
@@ -55,14 +57,14 @@ final class StoreWriter: @unchecked Sendable {
     }
 
     /// Records accepted but not yet committed.
-    var backlog: Int { state.withLock { $0.pending.count } }
+    var backlog: Int { state.withLock { $0.pending.count + $0.writing } }
 
     /// Queues a record; never blocks on disk.
     /// - Returns: `nil` when queued, or why not (`shutDown`, `bufferFull`).
     func enqueue(_ record: PendingRecord) -> HermesError? {
         let outcome: Result<Bool, HermesError> = state.withLock { state in
             guard !state.closed else { return .failure(HermesError(.shutDown, "the client was shut down")) }
-            if state.failing, state.pending.count >= state.bufferLimit {
+            if state.failing, state.pending.count + state.writing >= state.bufferLimit {
                 return .failure(HermesError(.bufferFull, "the store cannot be written and \(state.bufferLimit) records already wait in memory"))
             }
             state.pending.append(record)
@@ -120,7 +122,7 @@ final class StoreWriter: @unchecked Sendable {
             queue.async {
                 let unsaved = self.state.withLock { state in
                     state.closed = true
-                    return state.pending.count
+                    return state.pending.count + state.writing
                 }
                 self.store?.close()
                 self.store = nil
@@ -140,20 +142,28 @@ final class StoreWriter: @unchecked Sendable {
 
     private func drain() {
         while true {
-            let batch: [PendingRecord] = state.withLock { state in
+            let batch: [[PendingRecord]] = state.withLock { state in
                 if state.pending.isEmpty || state.closed { state.draining = false }
-                return state.draining ? Array(state.pending.prefix(Self.transactionSize)) : []
+                guard state.draining else { return [] }
+                let batch = state.pending.takeFront(upTo: Self.transactionSize)
+                state.writing = batch.reduce(0) { $0 + $1.count }
+                return batch
             }
             if batch.isEmpty { return }
+            let count = batch.reduce(0) { $0 + $1.count }
             do {
-                try commit(batch)
+                try commit(batch.joined())
             } catch {
-                fail(batch.count, error)
+                state.withLock { state in
+                    state.pending.putBack(batch)
+                    state.writing = 0
+                }
+                fail(count, error)
                 return
             }
             let ready: [CheckedContinuation<Void, any Error>] = state.withLock { state in
-                state.pending.removeFirst(batch.count)
-                state.committed += UInt64(batch.count)
+                state.writing = 0
+                state.committed += UInt64(count)
                 state.failing = false
                 let committed = state.committed
                 let ready = state.waiters.filter { $0.target <= committed }.map(\.continuation)
@@ -161,7 +171,7 @@ final class StoreWriter: @unchecked Sendable {
                 return ready
             }
             if failureStreak > 0 {
-                logger.notice("hermes: the store is writable again", metadata: ["records": "\(batch.count)"])
+                logger.notice("hermes: the store is writable again", metadata: ["records": "\(count)"])
                 failureStreak = 0
             }
             ready.forEach { $0.resume() }
@@ -170,7 +180,7 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Inserts a batch (three tries) and evicts past each namespace's cap. Idempotent: a batch
     /// retried after a failure inserts only what is missing.
-    private func commit(_ batch: [PendingRecord]) throws {
+    private func commit(_ batch: FlattenSequence<[[PendingRecord]]>) throws {
         let store = try openedStore()
         var lastError: (any Error)?
         for _ in 0..<Self.triesPerAttempt {

@@ -47,7 +47,7 @@ struct UploadRound: Sendable {
                         namespace: namespace, table: table, maxItems: itemLimit,
                         maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
                     )
-                    let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportID.make()) }
+                    let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportIDGenerator.shared.next()) }
                     context.ledger.record(oversize, namespace: namespace, reason: .oversize)
                     if batch.rows.isEmpty {
                         if oversize > 0 { continue }

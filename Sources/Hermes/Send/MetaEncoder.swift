@@ -1,0 +1,159 @@
+import HermesWire
+
+/// Writes a record's meta: the caller's fields merged with the common fields (SPEC §4).
+///
+/// The bytes are exactly those of `JSONValue.object(RecordMeta.merge(…)).jsonBytes()`, but the
+/// fields every record of this client shares (app, device, SDK) are encoded once, at start, into
+/// a template in key order, and the caller's sorted fields are spliced in: `send` builds no
+/// merged dictionary and copies the constant fields as bytes. A caller's key that is not ASCII
+/// or is named like a common field takes the general path through ``RecordMeta``.
+struct MetaEncoder: Sendable {
+    /// The common fields that change from record to record.
+    struct Varying {
+        var reportID: String
+        var createTime: Int64
+        var monitorType: String
+        var isBusiness: Bool
+        var namespace: String
+    }
+
+    private enum VaryingField: Sendable {
+        case reportID, createTime, monitorType, isBusiness, namespace
+    }
+
+    /// One common field in ``template``: `"KEY":value` for a constant, `"KEY":` for a varying
+    /// one; fields are separated by commas.
+    private struct Field: Sendable {
+        let start: Int
+        let end: Int
+        /// The key's bytes, inside the quotes.
+        let key: Range<Int>
+        let varying: VaryingField?
+    }
+
+    private let template: [UInt8]
+    /// Every common field, sorted by key.
+    private let fields: [Field]
+    private let constant: [String: JSONValue]
+    private static let commonNames = Set(RecordField.all)
+
+    /// - Parameter constant: the common fields that are the same for every record.
+    init(constant: [String: JSONValue]) {
+        self.constant = constant
+        let varying: [(String, VaryingField?)] = [
+            (RecordField.reportID, .reportID), (RecordField.createTime, .createTime), (RecordField.monitorType, .monitorType),
+            (RecordField.isBusiness, .isBusiness), (RecordField.namespace, .namespace),
+        ]
+        var template: [UInt8] = []
+        var fields: [Field] = []
+        for (key, field) in (varying + constant.keys.map { ($0, nil) }).sorted(by: { $0.0 < $1.0 }) {
+            if !template.isEmpty { template.append(UInt8(ascii: ",")) }
+            let start = template.count
+            JSONValue.writeString(key, into: &template)
+            template.append(UInt8(ascii: ":"))
+            if field == nil { template += (try? constant[key]?.jsonBytes()) ?? Array("null".utf8) }
+            fields.append(Field(start: start, end: template.count, key: (start + 1)..<(start + 1 + key.utf8.count), varying: field))
+        }
+        self.template = template
+        self.fields = fields
+    }
+
+    /// The merged meta's JSON bytes and its `CREATE_TIME` (the caller's, for a crash that names one).
+    /// - Parameters:
+    ///   - user: the caller's meta.
+    ///   - varying: this record's identity and time.
+    ///   - type: the type the caller passed to `send`, which selects the merge rule.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity in `user`.
+    func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> (meta: [UInt8], createTime: Int64) {
+        guard user.keys.allSatisfy(Self.isSplicable) else {
+            let merged = RecordMeta.merge(user: user, common: common(varying), type: type)
+            return (try JSONValue.object(merged).jsonBytes(), merged[RecordField.createTime]?.intValue ?? varying.createTime)
+        }
+        let members = user.sorted { $0.key < $1.key }
+        let positions = insertionPoints(of: members)
+        var output: [UInt8] = []
+        output.reserveCapacity(template.count + 128 + 48 * members.count)
+        output.append(UInt8(ascii: "{"))
+        var next = 0
+        try template.withUnsafeBufferPointer { template throws(HermesWireError) in
+            // Constant fields are copied in runs that end at a varying field or a caller's field.
+            var run = 0
+            for (index, field) in fields.enumerated() {
+                if next < members.count, positions[next] == index {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.start]))
+                    run = field.start
+                    repeat {
+                        try write(members[next], into: &output)
+                        output.append(UInt8(ascii: ","))
+                        next += 1
+                    } while next < members.count && positions[next] == index
+                }
+                if let value = field.varying {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.end]))
+                    write(value, varying, into: &output)
+                    run = field.end
+                }
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run...]))
+        }
+        while next < members.count {
+            output.append(UInt8(ascii: ","))
+            try write(members[next], into: &output)
+            next += 1
+        }
+        output.append(UInt8(ascii: "}"))
+        return (output, varying.createTime)
+    }
+
+    /// The common fields of a record as a dictionary.
+    func common(_ varying: Varying) -> [String: JSONValue] {
+        var common = constant
+        common[RecordField.reportID] = .string(varying.reportID)
+        common[RecordField.createTime] = .int(varying.createTime)
+        common[RecordField.monitorType] = .string(varying.monitorType)
+        common[RecordField.isBusiness] = .bool(varying.isBusiness)
+        common[RecordField.namespace] = .string(varying.namespace)
+        return common
+    }
+
+    /// An ASCII key (whose string order is its byte order) that no common field has. Common
+    /// names are upper case, so most keys are cleared by their first byte.
+    private static func isSplicable(_ key: String) -> Bool {
+        guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        guard let first = key.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return true }
+        return !commonNames.contains(key)
+    }
+
+    /// For each of the sorted `members`, the index of the first common field whose key sorts after it.
+    private func insertionPoints(of members: [(key: String, value: JSONValue)]) -> [Int] {
+        template.withUnsafeBufferPointer { template in
+            var field = 0
+            return members.map { member in
+                var key = member.key
+                return key.withUTF8 { key in
+                    while field < fields.count, UnsafeBufferPointer(rebasing: template[fields[field].key]).lexicographicallyPrecedes(key) {
+                        field += 1
+                    }
+                    return field
+                }
+            }
+        }
+    }
+
+    /// Writes `"key":value`.
+    private func write(_ member: (key: String, value: JSONValue), into output: inout [UInt8]) throws(HermesWireError) {
+        JSONValue.writeString(member.key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        try member.value.write(into: &output)
+    }
+
+    private func write(_ field: VaryingField, _ varying: Varying, into output: inout [UInt8]) {
+        switch field {
+        case .reportID: JSONValue.writeString(varying.reportID, into: &output)
+        case .createTime: output.append(contentsOf: String(varying.createTime).utf8)
+        case .monitorType: JSONValue.writeString(varying.monitorType, into: &output)
+        case .isBusiness: output.append(contentsOf: (varying.isBusiness ? "true" : "false").utf8)
+        case .namespace: JSONValue.writeString(varying.namespace, into: &output)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+@testable import Hermes
+import HermesWire
+import Testing
+
+struct MetaEncoderTests {
+    static let constant: [String: JSONValue] = [
+        RecordField.appName: "Demo \"quoted\"", RecordField.appVersion: "1.2.0", RecordField.appBuild: "42",
+        RecordField.deviceID: "6F9619FF-8B86-D011-B42D-00C04FC964FF", RecordField.osName: "Linux",
+        RecordField.osVersion: "6.1", RecordField.deviceModel: "x86_64", RecordField.sdkVersion: "0.1.0",
+    ]
+
+    /// Keys that sort before, between and after the common fields, and some that collide with them.
+    static let keys = ["a", "APP", "APP_NAME", "CREATE_TIME", "Z", "_x", "duration_ms", "é", "REPORT_ID", "NAMESPACE", "zz", "IS_BIZ", "OS", "\u{1}ctl"]
+    static let values: [JSONValue] = ["text", "with \"quote\" and \\ and \n", .int(-7), .double(2.5), .bool(true), .null, ["nested": [1, "two"]], "日本"]
+
+    @Test(arguments: ["appLag", "appCrash"])
+    func writesTheSameBytesAsMergingAndEncodingTheDictionary(type: String) throws {
+        let encoder = MetaEncoder(constant: Self.constant)
+        var random = SplitMix64(seed: 7)
+        for round in 0..<500 {
+            var user: [String: JSONValue] = [:]
+            for _ in 0..<(1 + Int(random.next() % 6)) {
+                user[Self.keys[Int(random.next() % UInt64(Self.keys.count))]] = Self.values[Int(random.next() % UInt64(Self.values.count))]
+            }
+            let varying = MetaEncoder.Varying(
+                reportID: "ID-\(round)", createTime: 1_763_000_000_000 + Int64(round), monitorType: "JZ-\(type)",
+                isBusiness: round % 2 == 0, namespace: "JZ"
+            )
+
+            let (bytes, createTime) = try encoder.encode(user: user, varying: varying, type: type)
+
+            let merged = RecordMeta.merge(user: user, common: encoder.common(varying), type: type)
+            #expect(String(decoding: bytes, as: UTF8.self) == (try JSONValue.object(merged).jsonString()), "meta \(user)")
+            #expect(createTime == merged[RecordField.createTime]?.intValue ?? varying.createTime)
+        }
+    }
+
+    @Test func aNonFiniteNumberIsAnError() {
+        let encoder = MetaEncoder(constant: Self.constant)
+        let varying = MetaEncoder.Varying(reportID: "r", createTime: 1, monitorType: "appLag", isBusiness: false, namespace: "hermes")
+        #expect(throws: HermesWireError.self) { try encoder.encode(user: ["x": ["y": .double(.nan)]], varying: varying, type: "appLag") }
+        #expect(throws: HermesWireError.self) { try encoder.encode(user: ["APP_NAME": .double(.infinity)], varying: varying, type: "appCrash") }
+    }
+}
