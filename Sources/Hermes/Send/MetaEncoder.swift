@@ -72,7 +72,11 @@ struct MetaEncoder: Sendable {
         let members = user.sorted { $0.key < $1.key }
         let positions = insertionPoints(of: members)
         var output: [UInt8] = []
-        output.reserveCapacity(template.count + 128 + 48 * members.count)
+        output.reserveCapacity(
+            members.reduce(template.count + 96 + varying.monitorType.utf8.count + varying.namespace.utf8.count) { total, member in
+                total + member.key.utf8.count + 4 + Self.estimatedSize(of: member.value)
+            }
+        )
         output.append(UInt8(ascii: "{"))
         var next = 0
         try template.withUnsafeBufferPointer { template throws(HermesWireError) in
@@ -122,6 +126,18 @@ struct MetaEncoder: Sendable {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
         guard let first = key.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return true }
         return !commonNames.contains(key)
+    }
+
+    /// About the encoded size of `value`, so that the meta is allocated once and not much larger
+    /// than it needs (records wait in memory while the disk catches up).
+    private static func estimatedSize(of value: JSONValue) -> Int {
+        switch value {
+        case .string(let string): string.utf8.count + 2
+        case .int: 20
+        case .double: 24
+        case .bool, .null: 5
+        case .array, .object: 64
+        }
     }
 
     /// For each of the sorted `members`, the index of the first common field whose key sorts after it.
