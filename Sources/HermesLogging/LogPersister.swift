@@ -120,7 +120,7 @@ public final class LogPersister: Sendable {
     /// The configuration the persister was made with (``controls`` holds the live controls).
     public let configuration: Configuration
     let client: HermesClient
-    private let timebase: Timebase
+    private let timebase: MonotonicClock
     private let state: Mutex<State>
     private let commands: AsyncStream<Command>.Continuation
     private let eventSink: AsyncStream<Event>.Continuation
@@ -140,7 +140,7 @@ public final class LogPersister: Sendable {
     public init(client: HermesClient, configuration: Configuration = .init()) {
         self.client = client
         self.configuration = configuration
-        self.timebase = Timebase(client.timerClock)
+        self.timebase = MonotonicClock(client.timerClock)
         self.state = Mutex(State(controls: configuration.controls))
         let (stream, commands) = AsyncStream.makeStream(of: Command.self)
         self.commands = commands
@@ -152,7 +152,7 @@ public final class LogPersister: Sendable {
                 await self.handle(command)
             }
         }
-        let start = timebase.elapsed()
+        let start = timebase.now()
         state.withLock { state in
             state.worker = worker
             if state.controls.deletesPeriodically {
@@ -196,7 +196,7 @@ public final class LogPersister: Sendable {
             }
             state.buffer.append(entry)
             if state.buffer.count == 1 {
-                state.firstUnsavedAt = timebase.elapsed()
+                state.firstUnsavedAt = timebase.now()
                 if state.controls.savesPeriodically { commands.yield(.armSaveTimer) }
             }
             if state.controls.savesAtThreshold, state.buffer.count >= state.controls.saveThreshold, !state.saveRequested {
@@ -215,7 +215,7 @@ public final class LogPersister: Sendable {
     /// delete timer; a changed `deleteInterval` restarts the delete timer (zero stops it).
     /// - Parameter controls: the new controls.
     public func update(_ controls: HermesLogHandler.Controls) {
-        let now = timebase.elapsed()
+        let now = timebase.now()
         state.withLock { state in
             let change = ControlChange(from: state.controls, to: controls, unsaved: state.buffer.count)
             state.controls = controls

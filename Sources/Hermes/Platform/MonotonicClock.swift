@@ -1,30 +1,36 @@
 /// The client's injected clock as offsets from the client's creation, with sleeps to a fixed
 /// deadline: a timer's deadline is set when it is scheduled, not when its task first runs, so
 /// a test that advances a test clock right after scheduling still sees the timer fire.
-struct MonotonicClock: Sendable {
+///
+/// `package`: HermesLogging's timers run on the same clock.
+package struct MonotonicClock: Sendable {
     private let elapsed: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
+    /// The latest deadline a sleep returned for: a sleep wakes one nanosecond early, and
+    /// ``now()`` never reads earlier than a deadline that was slept to.
+    private let reached = Locked(Duration.zero)
 
-    init<C: Clock<Duration>>(_ clock: C) {
+    package init<C: Clock<Duration>>(_ clock: C) {
         let origin = clock.now
         elapsed = { origin.duration(to: clock.now) }
         sleeper = { offset in
-            // A deadline already reached returns here: a test clock suspends a sleep to exactly
-            // its current instant until the next advance, so a timer that registered just after
-            // the test advanced to its deadline would never fire.
-            guard origin.duration(to: clock.now) < offset else { return try Task.checkCancellation() }
-            try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil)
+            // One nanosecond early, so that a deadline the clock has reached returns at once on
+            // every clock, with no window between a check and the sleep: a test clock keeps a
+            // sleep to exactly its current instant suspended until its next advance.
+            try await clock.sleep(until: origin.advanced(by: offset - .nanoseconds(1)), tolerance: nil)
         }
     }
 
-    /// Time since the client was created.
-    func now() -> Duration {
-        elapsed()
+    /// Time since the clock was made.
+    package func now() -> Duration {
+        max(elapsed(), reached.withLock { $0 })
     }
 
     /// Sleeps until `deadline` (an offset like ``now()``); returns at once if it has passed.
+    /// Once it returns, ``now()`` is at least `deadline`.
     /// - Throws: `CancellationError` when the task is cancelled.
-    func sleep(until deadline: Duration) async throws {
+    package func sleep(until deadline: Duration) async throws {
         try await sleeper(deadline)
+        reached.withLock { $0 = max($0, deadline) }
     }
 }

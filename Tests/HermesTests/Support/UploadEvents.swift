@@ -22,6 +22,16 @@ extension AsyncStream<UploadEvent>.Iterator {
         }
         return (triggers, events.last?.finishedSummary.flatMap { $0.namespace == namespace ? $0 : nil })
     }
+
+    /// Reads events until a round of each of `namespaces` has finished, in whatever order the
+    /// rounds (which run in parallel) end.
+    mutating func nextRounds(of namespaces: Set<String>, limit: Int = 50) async {
+        var waiting = namespaces
+        _ = await next(until: { event in
+            if let namespace = event.finishedSummary?.namespace { waiting.remove(namespace) }
+            return waiting.isEmpty
+        }, limit: limit)
+    }
 }
 
 extension UploadEvent {

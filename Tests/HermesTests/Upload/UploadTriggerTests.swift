@@ -53,8 +53,7 @@ struct UploadTriggerTests {
         var events = client.engine.events.makeAsyncIterator()
         client.start()
         await harness.clock.advance(by: .seconds(3))
-        _ = await events.nextRound(of: "JZ")
-        _ = await events.nextRound(of: "hermes")
+        await events.nextRounds(of: ["JZ", "hermes"])
 
         var rounds: [(triggers: [UploadTrigger], summary: UploadSummary?)] = []
         for elapsed in [2, 5] {
@@ -89,8 +88,7 @@ struct UploadTriggerTests {
         var events = client.engine.events.makeAsyncIterator()
         client.start()
         await harness.clock.advance(by: .seconds(3))
-        _ = await events.nextRound(of: "JZ")
-        _ = await events.nextRound(of: "hermes")
+        await events.nextRounds(of: ["JZ", "hermes"])
         await harness.clock.advance(by: .seconds(2))
         let firstTick = await events.nextRound(of: "JZ")
 
