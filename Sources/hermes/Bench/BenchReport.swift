@@ -32,7 +32,7 @@ struct BenchReport {
     }
 
     private static func format(_ value: Double) -> String {
-        if abs(value) >= 100 { return String(Int64(value.rounded())) }
+        if abs(value) >= 100 || value == value.rounded() { return String(Int64(value.rounded())) }
         let hundredths = (value * 100).rounded() / 100
         return String(hundredths)
     }

@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 import Foundation
 import GRDB
 import Hermes
@@ -127,25 +125,5 @@ struct StoreBenchmark {
         }
         try pool.close()
         return Double(rows) / elapsed.seconds
-    }
-}
-
-/// Runs `body` on `count` threads of their own (real parallel callers, not cooperative tasks)
-/// and returns their results in order.
-func runThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
-    await withCheckedContinuation { continuation in
-        let results = Mutex<[Int: T]>([:])
-        let group = DispatchGroup()
-        for index in 0..<count {
-            group.enter()
-            Thread {
-                let result = body(index)
-                results.withLock { $0[index] = result }
-                group.leave()
-            }.start()
-        }
-        group.notify(queue: .global()) {
-            continuation.resume(returning: results.withLock { results in (0..<count).map { results[$0]! } })
-        }
     }
 }

@@ -50,15 +50,15 @@ struct DemoCommand: AsyncParsableCommand {
             if wire == .v1, iv == nil { throw ValidationError("--wire v1 needs --iv: the collector's AES-128-CBC IV in hex") }
         }
         for (name, value) in [("--key", key), ("--iv", iv)] {
-            if let value, [UInt8](hexString: value) == nil { throw ValidationError("\(name) must be hexadecimal") }
+            if let value, Hex.bytes(value) == nil { throw ValidationError("\(name) must be hexadecimal") }
         }
     }
 
     func run() async throws {
         var logger = Logger(label: "hermes.demo")
         logger.logLevel = .warning
-        let keyBytes = key.flatMap { [UInt8](hexString: $0) } ?? Self.randomBytes(16)
-        let ivBytes = iv.flatMap { [UInt8](hexString: $0) } ?? Self.randomBytes(16)
+        let keyBytes = key.flatMap(Hex.bytes) ?? Self.randomBytes(16)
+        let ivBytes = iv.flatMap(Hex.bytes) ?? Self.randomBytes(16)
         let format: WireFormat
         let cipher: any PacketCipher
         switch wire {
@@ -83,7 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
             let storage = try SQLiteCollectorStorage(path: workDirectory.appendingPathComponent("collector.sqlite").path)
             let running = try await CollectorServer.start(
                 configuration: CollectorConfiguration(
-                    port: 0, appKeys: [appKey], adminToken: Self.randomBytes(16).hexString,
+                    port: 0, appKeys: [appKey], adminToken: Hex.string(Self.randomBytes(16)),
                     keyring: Keyring([cipher]), initialConfiguration: DemoScenario.configuration
                 ),
                 storage: storage, logger: logger
@@ -125,22 +125,4 @@ struct DemoCommand: AsyncParsableCommand {
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
-}
-
-extension Array where Element == UInt8 {
-    /// Bytes from a hexadecimal string, or `nil` if it is not one.
-    init?(hexString: String) {
-        let digits = Array(hexString.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        for index in stride(from: 0, to: digits.count, by: 2) {
-            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(byte)
-        }
-        self = bytes
-    }
-
-    /// Lowercase hexadecimal.
-    var hexString: String { map { String(format: "%02x", $0) }.joined() }
 }

@@ -1,0 +1,74 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process whose standard output the parent reads line by line, waiting with a
+/// deadline, so that a torture parent can kill it at a moment the child announces.
+/// Blocking: use it from a thread of its own, not from a concurrency task.
+final class ChildProcess {
+    private let process = Process()
+    private let output = Pipe()
+    private var buffered: [UInt8] = []
+
+    /// Starts `executable` with `arguments`; its standard error is the parent's.
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Reads lines until `line` has been seen `occurrences` times (counting from this call).
+    /// - Returns: `false` when the child closed its output or `timeout` passed first.
+    func waitFor(_ line: String, occurrences: Int, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var seen = 0
+        while seen < occurrences {
+            guard let next = nextLine(until: deadline) else { return false }
+            if next == line { seen += 1 }
+        }
+        return true
+    }
+
+    /// Kills the child with SIGKILL (no chance to clean up) and reaps it.
+    func sigkill() {
+        _ = kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Waits for the child to exit, draining its output, and returns its exit status; kills
+    /// it first if it is still running after `timeout`.
+    func wait(timeout: Duration) -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while nextLine(until: deadline) != nil {}
+        if process.isRunning { sigkill() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// The next line of output, or `nil` at the end of the output or past `deadline`.
+    private func nextLine(until deadline: ContinuousClock.Instant) -> String? {
+        let descriptor = output.fileHandleForReading.fileDescriptor
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return nil }
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 1_000))
+            guard poll(&request, 1, milliseconds) >= 0 else { return nil }
+            guard request.revents != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4_096)
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return nil }
+            buffered += chunk[..<count]
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+import Hermes
+import HermesCollector
+import HermesWire
+import Logging
+
+/// The collector of a torture run: embedded, on an ephemeral loopback port, with a SQLite file
+/// that is read back at the end to count each numbered record.
+struct TortureCollector {
+    static let appKey = "torture"
+    static let keyID: UInt32 = 1
+
+    let server: CollectorServer
+    let databasePath: String
+    /// The AES-GCM key the clients seal their packets with.
+    let key: [UInt8]
+
+    /// Starts a collector whose database lives in `directory`.
+    static func start(in directory: URL, document: ConfigurationDocument, logger: Logger) async throws -> TortureCollector {
+        let key = DemoCommand.randomBytes(16)
+        let path = directory.appendingPathComponent("collector.sqlite").path
+        let server = try await CollectorServer.start(
+            configuration: CollectorConfiguration(
+                port: 0, appKeys: [appKey], adminToken: Hex.string(DemoCommand.randomBytes(16)),
+                keyring: Keyring([try AESGCMCipher(key: key, keyID: keyID)]), initialConfiguration: document
+            ),
+            storage: try SQLiteCollectorStorage(path: path), logger: logger
+        )
+        return TortureCollector(server: server, databasePath: path, key: key)
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
+
+    /// Stops the server; the database stays for ``storedCounts()``.
+    func stop() async throws {
+        try await server.shutdown()
+    }
+
+    /// How many stored records carry each sequence number (the meta field `n`), over every
+    /// namespace. Read after the server has stopped.
+    func storedCounts() throws -> [Int64: Int] {
+        var configuration = GRDB.Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: databasePath, configuration: configuration)
+        defer { try? database.close() }
+        return try database.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT json_extract(meta, '$.n') AS n, COUNT(*) AS copies FROM events
+                WHERE json_extract(meta, '$.n') IS NOT NULL GROUP BY n
+                """)
+            return Dictionary(uniqueKeysWithValues: rows.map { ($0["n"] as Int64, $0["copies"] as Int) })
+        }
+    }
+}
