@@ -311,6 +311,6 @@ public final class HermesClient: Sendable {
     /// What Hermes lost and holds: records that left the store without reaching the collector,
     /// per namespace and reason, and records waiting in memory for the store.
     public func diagnostics() -> Diagnostics {
-        Diagnostics(losses: ledger.snapshot, bufferedRecords: writer.backlog)
+        Diagnostics(losses: ledger.snapshot, bufferedRecords: writer.backlog, quarantinedFiles: writer.quarantinedFiles)
     }
 }

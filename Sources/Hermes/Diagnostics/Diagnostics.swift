@@ -4,11 +4,15 @@ public struct Diagnostics: Sendable, Hashable {
     public var losses: [String: [LossReason: Int]]
     /// Records accepted and waiting in memory for the store.
     public var bufferedRecords: Int
+    /// Corrupt store files moved aside (kept for diagnosis). Their rows count as
+    /// ``LossReason/quarantined`` when the file could still be read.
+    public var quarantinedFiles: [String]
 
     /// Creates a snapshot.
-    public init(losses: [String: [LossReason: Int]], bufferedRecords: Int) {
+    public init(losses: [String: [LossReason: Int]], bufferedRecords: Int, quarantinedFiles: [String] = []) {
         self.losses = losses
         self.bufferedRecords = bufferedRecords
+        self.quarantinedFiles = quarantinedFiles
     }
 
     /// Losses in `namespace` for `reason` (0 when none).

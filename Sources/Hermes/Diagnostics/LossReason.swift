@@ -17,7 +17,11 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     public static let oversize = LossReason("oversize")
     /// The collector rejected the record's batch as malformed too many times.
     public static let poison = LossReason("poison")
+    /// The store file was corrupt and moved aside with the record in it.
+    public static let quarantined = LossReason("quarantined")
+    /// The record was accepted but the store could not be written before the client shut down.
+    public static let unsaved = LossReason("unsaved")
 
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .poison]
+    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .poison, .quarantined, .unsaved]
 }

@@ -15,34 +15,61 @@ final class RecordStore {
 
     private init(pool: DatabasePool) throws {
         self.pool = pool
-        counts = try pool.read { db in
-            var counts: [String: Int] = [:]
-            for table in StoreSchema.Table.allCases {
-                for row in try Row.fetchAll(db, sql: "SELECT namespace, COUNT(*) AS n FROM \(table.rawValue) GROUP BY namespace") {
-                    counts[row["namespace"], default: 0] += row["n"] as Int
-                }
-            }
-            return counts
-        }
+        counts = try pool.read { try Self.rowsPerNamespace($0) }
+    }
+
+    /// A corrupt store file moved aside by ``open(in:now:logger:)``.
+    struct Quarantine: Sendable {
+        /// Where the file now is.
+        var path: String
+        /// Its rows per namespace, or `nil` when it cannot be read at all.
+        var rows: [String: Int]?
     }
 
     /// Opens (or creates) the store in `directory`. A file that is not a database, or is
     /// corrupt, is moved aside as `hermes.sqlite.corrupt-<ms>` (kept for diagnosis) and a new
     /// store is created in its place.
+    /// - Parameter knownCorrupt: the file failed a write as corrupt: move it aside even if it opens.
+    /// - Returns: the store, and the file moved aside if there was one.
     /// - Throws: when the folder or the file cannot be created or opened at all.
-    static func open(in directory: URL, now: Int64, logger: Logger) throws -> RecordStore {
+    static func open(in directory: URL, now: Int64, knownCorrupt: Bool = false, logger: Logger) throws -> (RecordStore, Quarantine?) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(fileName).path
-        do {
-            return try openPool(at: path)
-        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
-            let quarantine = "\(path).corrupt-\(now)"
-            logger.error("hermes: the store is corrupt; moved it aside and started a new one", metadata: ["quarantine": "\(quarantine)"])
-            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-                try FileManager.default.moveItem(atPath: path + suffix, toPath: quarantine + suffix)
-            }
-            return try openPool(at: path)
+        if !knownCorrupt {
+            do {
+                return (try openPool(at: path), nil)
+            } catch let error as DatabaseError where isCorruption(error) {}
         }
+        let quarantine = "\(path).corrupt-\(now)"
+        logger.error("hermes: the store is corrupt; moved it aside and started a new one", metadata: ["quarantine": "\(quarantine)"])
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.moveItem(atPath: path + suffix, toPath: quarantine + suffix)
+        }
+        return (try openPool(at: path), Quarantine(path: quarantine, rows: countRows(inCorruptFile: quarantine)))
+    }
+
+    /// Whether SQLite found the file damaged or not a database at all.
+    static func isCorruption(_ error: DatabaseError) -> Bool {
+        [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode)
+    }
+
+    /// Rows per namespace in a corrupt file, if SQLite can still read its tables (scanned
+    /// without their indexes, which may be what is damaged).
+    private static func countRows(inCorruptFile path: String) -> [String: Int]? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try? DatabaseQueue(path: path, configuration: configuration).read { try rowsPerNamespace($0, indexed: false) }
+    }
+
+    private static func rowsPerNamespace(_ db: Database, indexed: Bool = true) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for table in StoreSchema.Table.allCases {
+            let source = indexed ? table.rawValue : "\(table.rawValue) NOT INDEXED"
+            for row in try Row.fetchAll(db, sql: "SELECT namespace, COUNT(*) AS n FROM \(source) GROUP BY namespace") {
+                counts[row["namespace"], default: 0] += row["n"] as Int
+            }
+        }
+        return counts
     }
 
     private static func openPool(at path: String) throws -> RecordStore {

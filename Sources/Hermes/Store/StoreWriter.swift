@@ -10,11 +10,13 @@ import Synchronization
 /// While the store cannot be opened or written (disk full, unwritable folder), records wait in
 /// memory up to a bound and the writer retries with backoff; ``flush()`` retries at once.
 final class StoreWriter: @unchecked Sendable {
-    // @unchecked: `store` and `failureStreak` are touched only on `queue`; all other mutable
-    // state is inside the `state` mutex.
+    // @unchecked: `store`, `failureStreak` and `storeIsCorrupt` are touched only on `queue`;
+    // all other mutable state is inside the `state` mutex.
     private let queue = DispatchQueue(label: "hermes.store.writer")
     private var store: RecordStore?
     private var failureStreak = 0
+    /// A write found the file corrupt: the next open moves it aside.
+    private var storeIsCorrupt = false
 
     private let state: Mutex<State>
     private let directory: URL
@@ -39,6 +41,7 @@ final class StoreWriter: @unchecked Sendable {
         var failing = false
         var closed = false
         var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var quarantinedFiles: [String] = []
         let bufferLimit: Int
     }
 
@@ -58,6 +61,9 @@ final class StoreWriter: @unchecked Sendable {
 
     /// Records accepted but not yet committed.
     var backlog: Int { state.withLock { $0.pending.count + $0.writing } }
+
+    /// Corrupt store files moved aside since the writer started.
+    var quarantinedFiles: [String] { state.withLock { $0.quarantinedFiles } }
 
     /// Queues a record; never blocks on disk.
     /// - Returns: `nil` when queued, or why not (`shutDown`, `bufferFull`).
@@ -108,25 +114,49 @@ final class StoreWriter: @unchecked Sendable {
             queue.async {
                 continuation.resume(with: Result {
                     guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
-                    return try work(self.openedStore())
+                    return try self.closingIfCorrupt { try work(self.openedStore()) }
                 })
             }
         }
     }
 
-    /// Commits what is queued, refuses new records, and closes the database.
+    /// Commits what is queued, refuses new records, and closes the database. Records the
+    /// store could not take are counted as ``LossReason/unsaved``; `flush()` calls still
+    /// waiting are answered.
     /// - Returns: how many accepted records could not be stored.
     func close() async -> Int {
         try? await flush()
         return await withCheckedContinuation { continuation in
             queue.async {
-                let unsaved = self.state.withLock { state in
+                // From here on nothing is accepted; on the queue no batch is being written, so
+                // what is left is what arrived since the flush, or what the store refused.
+                let rest = self.state.withLock { state in
                     state.closed = true
-                    return state.pending.count + state.writing
+                    return state.pending.takeFront(upTo: .max)
                 }
+                var unsaved: [String: Int] = [:]
+                let count = rest.reduce(0) { $0 + $1.count }
+                if count > 0 {
+                    do {
+                        try self.commit(rest.joined())
+                    } catch {
+                        unsaved = rest.joined().reduce(into: [:]) { $0[$1.namespace, default: 0] += 1 }
+                    }
+                }
+                let waiters = self.state.withLock { state in
+                    if unsaved.isEmpty { state.committed += UInt64(count) }
+                    defer { state.waiters.removeAll() }
+                    return state.waiters.map { (done: $0.target <= state.committed, continuation: $0.continuation) }
+                }
+                for (namespace, count) in unsaved { self.ledger.record(count, namespace: namespace, reason: .unsaved) }
                 self.store?.close()
                 self.store = nil
-                continuation.resume(returning: unsaved)
+                for waiter in waiters {
+                    if waiter.done { waiter.continuation.resume() } else {
+                        waiter.continuation.resume(throwing: HermesError(.shutDown, "the client shut down before these records could be stored"))
+                    }
+                }
+                continuation.resume(returning: unsaved.values.reduce(0, +))
             }
         }
     }
@@ -135,7 +165,12 @@ final class StoreWriter: @unchecked Sendable {
 
     private func openedStore() throws -> RecordStore {
         if let store { return store }
-        let opened = try RecordStore.open(in: directory, now: wallClock(), logger: logger)
+        let (opened, quarantine) = try RecordStore.open(in: directory, now: wallClock(), knownCorrupt: storeIsCorrupt, logger: logger)
+        storeIsCorrupt = false
+        if let quarantine {
+            state.withLock { $0.quarantinedFiles.append(quarantine.path) }
+            for (namespace, rows) in quarantine.rows ?? [:] { ledger.record(rows, namespace: namespace, reason: .quarantined) }
+        }
         store = opened
         return opened
     }
@@ -185,13 +220,10 @@ final class StoreWriter: @unchecked Sendable {
         var lastError: (any Error)?
         for _ in 0..<Self.triesPerAttempt {
             do {
-                try store.insert(batch)
+                try closingIfCorrupt { try store.insert(batch) }
                 lastError = nil
                 break
-            } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode.primaryResultCode) {
-                // Reopening moves the corrupt file aside.
-                store.close()
-                self.store = nil
+            } catch let error as DatabaseError where RecordStore.isCorruption(error) {
                 throw error
             } catch {
                 lastError = error
@@ -207,6 +239,19 @@ final class StoreWriter: @unchecked Sendable {
             written[namespace] = store.rowCount(namespace)
         }
         commitObserver.withLock { $0 }?(written)
+    }
+
+    /// Runs `body`; if SQLite finds the file corrupt, closes the store so that the next open
+    /// moves the file aside, and rethrows.
+    private func closingIfCorrupt<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError where RecordStore.isCorruption(error) {
+            store?.close()
+            store = nil
+            storeIsCorrupt = true
+            throw error
+        }
     }
 
     private func fail(_ count: Int, _ error: any Error) {

@@ -22,10 +22,14 @@ struct StorageFaultTests {
         client.start()
         let outcome = client.send(type: "appBoot", meta: ["after": "corruption"])
         try await client.flush()
+        let diagnostics = client.diagnostics()
         await client.shutdown()
 
-        // Then the corrupt file is kept aside and the new record is stored
+        // Then the corrupt file is kept aside and listed (its rows cannot be counted), and the
+        // new record is stored
         #expect(outcome.isAccepted)
+        #expect(diagnostics.quarantinedFiles.count == 1)
+        #expect(diagnostics.losses.isEmpty)
         let files = try FileManager.default.contentsOfDirectory(atPath: harness.directory.path)
         let quarantined = try #require(files.first { $0.hasPrefix("hermes.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
         #expect(try Data(contentsOf: harness.directory.appendingPathComponent(quarantined)) == garbage)
@@ -86,5 +90,94 @@ struct StorageFaultTests {
         await client.shutdown()
         let stored = try harness.metas("meta").compactMap { $0["i"]?.intValue }
         #expect(stored == (0..<200).map { Int64($0) })
+    }
+
+    @Test func aDamagedIndexMovesTheStoreAsideAndCountsItsRowsAsLost() async throws {
+        // Given a store of 5 hermes and 3 JZ records whose meta indexes are overwritten
+        let harness = Harness()
+        let first = try harness.client()
+        for index in 0..<5 { first.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        for index in 0..<3 { first.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64(index))]) }
+        try await first.flush()
+        await first.shutdown()
+        let (pageSize, indexPages) = try harness.read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096,
+             try Int.fetchAll(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'meta'"))
+        }
+        #expect(!indexPages.isEmpty)
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: harness.databasePath))
+        for page in indexPages {
+            try file.seek(toOffset: UInt64((page - 1) * pageSize))
+            file.write(Data(repeating: 0xA5, count: pageSize))
+        }
+        try file.close()
+
+        // When a client starts on it and sends
+        let client = try harness.client()
+        client.start()
+        #expect(client.send(type: "appBoot", meta: ["after": "damage"]).isAccepted)
+        try await client.flush()
+        let diagnostics = client.diagnostics()
+        await client.shutdown()
+
+        // Then the file is moved aside, its rows count as lost per namespace, and the new record is stored
+        #expect(diagnostics.quarantinedFiles.count == 1)
+        #expect(diagnostics.lost("hermes", .quarantined) == 5)
+        #expect(diagnostics.lost("JZ", .quarantined) == 3)
+        #expect(try harness.metas("meta").map { $0["after"] } == ["damage"])
+    }
+
+    @Test func aTornWALTailLosesOnlyItsLastTransactionAndTheClientGoesOn() async throws {
+        // Given a store whose last transaction's WAL frames were cut short (a torn write)
+        let harness = Harness()
+        let client = try harness.client()
+        for index in 0..<3 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        try await client.flush()
+        let walPath = harness.databasePath + "-wal"
+        let intactBytes = try Data(contentsOf: URL(fileURLWithPath: walPath)).count
+        for index in 3..<6 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        try await client.flush()
+        let database = try Data(contentsOf: URL(fileURLWithPath: harness.databasePath))
+        let wal = try Data(contentsOf: URL(fileURLWithPath: walPath))
+        #expect(wal.count > intactBytes)
+        await client.shutdown()
+        try database.write(to: URL(fileURLWithPath: harness.databasePath))
+        try wal.prefix(intactBytes + (wal.count - intactBytes) / 2).write(to: URL(fileURLWithPath: walPath))
+        try? FileManager.default.removeItem(atPath: harness.databasePath + "-shm")
+
+        // When a client opens it and sends
+        let reopened = try harness.client()
+        reopened.start()
+        #expect(reopened.send(type: "appBoot", meta: ["after": "tear"]).isAccepted)
+        try await reopened.flush()
+        let diagnostics = reopened.diagnostics()
+        await reopened.shutdown()
+
+        // Then SQLite keeps every transaction before the tear (the group commit may have written
+        // 3…5 in more than one), drops the torn one, the store is not moved aside, and the new
+        // record lands after them
+        #expect(diagnostics.quarantinedFiles.isEmpty)
+        let stored = try harness.metas("meta").map { $0["i"]?.intValue ?? -1 }
+        let kept = stored.dropLast()
+        #expect(stored.last == -1)
+        #expect(Array(kept) == Array(0..<Int64(kept.count)))
+        #expect((3...5).contains(kept.count))
+    }
+
+    @Test func recordsTheStoreNeverTookAreCountedAsUnsavedAtShutdown() async throws {
+        // Given a client whose storage folder cannot be made
+        let harness = Harness()
+        try FileManager.default.createDirectory(at: harness.directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: harness.directory)
+        let client = try harness.client()
+
+        // When it accepts records and shuts down before the store can be written
+        for index in 0..<4 { #expect(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).isAccepted) }
+        #expect(client.send(type: "pay", prefix: "JZ", meta: ["i": 0]).isAccepted)
+        await client.shutdown()
+
+        // Then each is counted as lost, per namespace
+        #expect(client.diagnostics().lost("hermes", .unsaved) == 4)
+        #expect(client.diagnostics().lost("JZ", .unsaved) == 1)
     }
 }
