@@ -1,7 +1,8 @@
 import ArgumentParser
 import HermesWire
 
-/// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures.
+/// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
+/// suite, every suite, in one table (or one JSON object with a key per suite).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -22,6 +23,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
+    /// One suite's figures, or an object with a key per suite.
+    static func json(_ reports: [(Suite, BenchReport)]) -> JSONValue {
+        reports.count == 1
+            ? reports[0].1.json
+            : .object(Dictionary(uniqueKeysWithValues: reports.map { ($0.0.rawValue, $0.1.json) }))
+    }
+
     func run() async throws {
         var reports: [(Suite, BenchReport)] = []
         for suite in suite.map({ [$0] }) ?? Suite.allCases {
@@ -36,14 +44,11 @@ struct BenchCommand: AsyncParsableCommand {
             reports.append((suite, report))
         }
         if json {
-            let value: JSONValue = reports.count == 1
-                ? reports[0].1.json
-                : .object(Dictionary(uniqueKeysWithValues: reports.map { ($0.0.rawValue, $0.1.json) }))
-            print(try value.jsonString())
+            print(try Self.json(reports).jsonString())
+        } else if reports.count == 1 {
+            print(reports[0].1.table(title: reports[0].0.rawValue))
         } else {
-            for (suite, report) in reports {
-                print(report.table(title: suite.rawValue))
-            }
+            print(BenchReport.table(reports.map { ($0.0.rawValue, $0.1) }))
         }
     }
 }

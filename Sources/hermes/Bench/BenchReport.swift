@@ -31,6 +31,15 @@ struct BenchReport {
         return lines.joined(separator: "\n")
     }
 
+    /// Several suites' figures in one table: suite, figure, value.
+    static func table(_ reports: [(suite: String, report: BenchReport)]) -> String {
+        var table = TextTable(columns: ["suite", "figure", "value"])
+        for (suite, report) in reports {
+            for figure in report.figures { table.add([suite, figure.label, format(figure.value)]) }
+        }
+        return table.render()
+    }
+
     private static func format(_ value: Double) -> String {
         if abs(value) >= 100 || value == value.rounded() { return String(Int64(value.rounded())) }
         let hundredths = (value * 100).rounded() / 100
