@@ -1,4 +1,4 @@
-/// One namespace's upload state: at most one round at a time, the batch size after a 413,
+/// One namespace's upload state: at most one round at a time, the batch size (after 413s),
 /// and the backoff after failures.
 actor NamespaceUploader {
     /// What a call to ``run(force:jitter:now:round:)`` did.
@@ -14,7 +14,7 @@ actor NamespaceUploader {
     private var busy = false
     private var again = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var itemLimit: Int?
+    private var batchSize = BatchSize()
     private var failures = 0
     private var backoffUntil: Duration?
 
@@ -25,7 +25,7 @@ actor NamespaceUploader {
     ///   - now: the monotonic time.
     ///   - round: runs the round with the current batch size.
     func run(force: Bool, jitter: Double, now: @Sendable () -> Duration,
-             round: @Sendable (Int?) async -> UploadRound.Result) async -> Run {
+             round: @Sendable (BatchSize) async -> UploadRound.Result) async -> Run {
         while busy {
             guard force else {
                 again = true
@@ -35,8 +35,8 @@ actor NamespaceUploader {
         }
         if !force, let backoffUntil, now() < backoffUntil { return .skipped }
         busy = true
-        let result = await round(itemLimit)
-        itemLimit = result.itemLimit
+        let result = await round(batchSize)
+        batchSize = result.batchSize
         if let retryAfter = result.retryAfter {
             failures += 1
             backoffUntil = now() + policy.delay(failures: failures, retryAfter: retryAfter, jitter: jitter)
@@ -55,6 +55,6 @@ actor NamespaceUploader {
 
     /// Forgets the 413 batch size, when the namespace's configuration changes.
     func resetBatchSize() {
-        itemLimit = nil
+        batchSize = BatchSize()
     }
 }

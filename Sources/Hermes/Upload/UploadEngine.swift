@@ -141,8 +141,8 @@ final class UploadEngine: Sendable {
 
     private func round(_ namespace: String, force: Bool) async -> UploadSummary? {
         let jitter = random.withLock { Double($0.next() >> 11) * 0x1p-53 }
-        let run = await uploader(namespace).run(force: force, jitter: jitter, now: clock.now) { itemLimit in
-            await self.makeRound(namespace).run(itemLimit: itemLimit)
+        let run = await uploader(namespace).run(force: force, jitter: jitter, now: clock.now) { batchSize in
+            await self.makeRound(namespace).run(batchSize: batchSize)
         }
         guard case .ran(let summary, let retryAt, let again) = run else { return nil }
         if let retryAt {

@@ -18,19 +18,19 @@ struct UploadRound: Sendable {
     /// How a round ended, with what the namespace must remember.
     struct Result: Sendable {
         var summary: UploadSummary
-        /// The batch size to use from now on (halved after a 413).
-        var itemLimit: Int
+        /// The batch size to use from now on (halved after a 413, doubled back after deliveries).
+        var batchSize: BatchSize
         /// Set when the round ended on a failure the namespace must back off from.
         var retryAfter: Duration??
     }
 
-    func run(itemLimit startLimit: Int?) async -> Result {
+    func run(batchSize start: BatchSize) async -> Result {
         var summary = UploadSummary(namespace: namespace)
         var lastFailure = ""
-        var itemLimit = min(startLimit ?? configuration.maxItem, configuration.maxItem)
+        var batchSize = start
         func end(_ outcome: UploadSummary.Outcome, retryAfter: Duration?? = nil) -> Result {
             summary.outcome = outcome
-            return Result(summary: summary, itemLimit: itemLimit, retryAfter: retryAfter)
+            return Result(summary: summary, batchSize: batchSize, retryAfter: retryAfter)
         }
         guard configuration.isUpload else { return end(.uploadDisabled) }
         guard status.isReachable else { return end(.offline) }
@@ -44,7 +44,7 @@ struct UploadRound: Sendable {
                         return end(.quotaExceeded)
                     }
                     let request = RecordStore.BatchRequest(
-                        namespace: namespace, table: table, maxItems: itemLimit,
+                        namespace: namespace, table: table, maxItems: batchSize.rows(maxItem: configuration.maxItem),
                         maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
                     )
                     let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportIDGenerator.shared.next()) }
@@ -59,13 +59,15 @@ struct UploadRound: Sendable {
                     case .delete:
                         try await context.writer.perform { try $0.finishBatch(batch, namespace: namespace) }
                         summary.recordsSent += batch.rows.count
+                        batchSize.wasDelivered(maxItem: configuration.maxItem)
                     case .retry(let retryAfter):
                         try await context.writer.perform { try $0.releaseBatch(batch) }
                         return end(.retryLater(reason: lastFailure), retryAfter: .some(retryAfter))
-                    case .halve where itemLimit > 1:
+                    case .halve where batchSize.refused(rows: batch.rows.count):
                         try await context.writer.perform { try $0.releaseBatch(batch) }
-                        itemLimit = max(1, itemLimit / 2)
-                        context.logger.notice("hermes: batch too large for the collector; halving", metadata: ["namespace": "\(namespace)", "maxItem": "\(itemLimit)"])
+                        context.logger.notice("hermes: batch too large for the collector; halving", metadata: [
+                            "namespace": "\(namespace)", "maxItem": "\(batchSize.rows(maxItem: configuration.maxItem))",
+                        ])
                     case .halve, .countAttempt:
                         let dropped = try await context.writer.perform { try $0.rejectBatch(batch, namespace: namespace, maxAttempts: Self.maxAttempts) }
                         if dropped > 0 {

@@ -139,6 +139,27 @@ struct UploadOutcomeTests {
         #expect(collector.storedIDs("hermes").count == 100)
     }
 
+    @Test func batchesGrowBackAfterTheCollectorStopsRefusingThem() async throws {
+        // Given a collector that refuses the first three batches as too large, then takes all
+        let harness = Harness()
+        let collector = FakeCollector()
+        collector.answer.withLock { $0 = { _, index in TransportResponse(status: index < 3 ? 413 : 200) } }
+        let client = try harness.client(defaults: ["hermes": Harness.quietHermes], transport: collector.transport)
+        for index in 0..<700 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        try await client.flush()
+
+        // When the namespace uploads everything
+        let summary = await client.upload()["hermes"]
+        await client.shutdown()
+
+        // Then it shrinks to 12 rows, and doubles after every ten delivered batches
+        let sizes = collector.requests.map(\.reportIDs.count)
+        let expected = [100, 50, 25] + Array(repeating: 12, count: 10) + Array(repeating: 24, count: 10) + Array(repeating: 48, count: 7) + [4]
+        #expect(sizes == expected)
+        #expect(summary?.recordsSent == 700)
+        #expect(collector.storedIDs("hermes").count == 700)
+    }
+
     @Test func aMalformedBatchIsDroppedAfterFiveAttemptsAndCountedAsPoison() async throws {
         let harness = Harness()
         let collector = FakeCollector()
