@@ -1,43 +1,85 @@
-/// The records accepted by `send` and not yet taken by the store's writer, in chunks of a fixed
-/// capacity: appending never copies a long array, and the writer takes a transaction's worth of
-/// records by moving chunks, not by copying records, while callers wait on the same lock.
+/// The records accepted by `send` and not yet committed, serialized into ``RecordArena``s:
+/// appending copies a record's bytes into memory already touched, and the writer takes a
+/// transaction's worth of records by taking whole arenas, which it hands back once committed.
+///
+/// The writer keeps spare arenas ready so that `send` rarely makes one: their number doubles
+/// (up to ``maxSpares``) each time a caller had to, and halves each time the queue runs empty.
 struct PendingQueue {
-    /// Records per chunk; a transaction is made of whole chunks.
-    static let chunkCapacity = 500
+    /// Bytes per arena: some 500 records of the usual size.
+    static let arenaCapacity = 256 << 10
+    static let minSpares = 2
+    static let maxSpares = 64
 
-    private var chunks: [[PendingRecord]] = []
+    /// Arenas holding records, oldest first; records are appended to the last.
+    private var arenas: [RecordArena] = []
+    private var spares: [RecordArena] = []
+    private var spareTarget = minSpares
+    /// Arenas a caller had to make since the writer last looked.
+    private var madeBySend = 0
     /// Records in the queue.
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
 
     mutating func append(_ record: PendingRecord) {
-        if chunks.last.map({ $0.count == Self.chunkCapacity }) ?? true {
-            var chunk: [PendingRecord] = []
-            chunk.reserveCapacity(Self.chunkCapacity)
-            chunks.append(chunk)
+        if let last = arenas.last, last.append(record) {
+            count += 1
+            return
         }
-        chunks[chunks.count - 1].append(record)
+        let arena: RecordArena
+        if let spare = spares.popLast() {
+            arena = spare
+        } else {
+            arena = RecordArena(capacity: max(Self.arenaCapacity, RecordArena.footprint(of: record)))
+            madeBySend += 1
+        }
+        _ = arena.append(record)
+        arenas.append(arena)
         count += 1
     }
 
-    /// Removes the oldest chunks holding up to `limit` records (at least one chunk).
-    mutating func takeFront(upTo limit: Int) -> [[PendingRecord]] {
+    /// Removes the oldest arenas holding up to `limit` records (at least one arena); later
+    /// records go to another arena.
+    mutating func takeFront(upTo limit: Int) -> [RecordArena] {
         var taken = 0
         var total = 0
-        while taken < chunks.count, taken == 0 || total + chunks[taken].count <= limit {
-            total += chunks[taken].count
+        while taken < arenas.count, taken == 0 || total + arenas[taken].count <= limit {
+            total += arenas[taken].count
             taken += 1
         }
-        let front = Array(chunks.prefix(taken))
-        chunks.removeFirst(taken)
+        let front = Array(arenas.prefix(taken))
+        arenas.removeFirst(taken)
         count -= total
         return front
     }
 
-    /// Puts back chunks taken by ``takeFront(upTo:)``, ahead of everything queued since.
-    mutating func putBack(_ front: [[PendingRecord]]) {
-        chunks.insert(contentsOf: front, at: 0)
+    /// Puts back arenas taken by ``takeFront(upTo:)`` and not committed, ahead of everything
+    /// queued since.
+    mutating func putBack(_ front: [RecordArena]) {
+        arenas.insert(contentsOf: front, at: 0)
         count += front.reduce(0) { $0 + $1.count }
+    }
+
+    /// Takes back arenas whose records were committed, for reuse, and adjusts how many spares
+    /// to keep.
+    /// - Returns: how many new spares the writer should make (outside the lock) and ``addSpares(_:)``.
+    mutating func recycle(_ committed: [RecordArena]) -> Int {
+        if madeBySend > 0 {
+            spareTarget = min(Self.maxSpares, spareTarget * 2)
+            madeBySend = 0
+        } else if arenas.isEmpty {
+            spareTarget = max(Self.minSpares, spareTarget / 2)
+            spares.removeLast(max(0, spares.count - spareTarget))
+        }
+        for arena in committed where spares.count < spareTarget && arena.capacity == Self.arenaCapacity {
+            arena.reset()
+            spares.append(arena)
+        }
+        return spareTarget - spares.count
+    }
+
+    /// Adds spares the writer made.
+    mutating func addSpares(_ made: [RecordArena]) {
+        spares += made
     }
 }

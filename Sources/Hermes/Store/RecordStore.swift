@@ -102,7 +102,7 @@ final class RecordStore {
 
     /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
     /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
-    func insert(_ records: some Sequence<PendingRecord>) throws {
+    func insert(_ records: [PendingRecord]) throws {
         var added: [String: Int] = [:]
         try pool.write { db in
             let metaInsert = try db.cachedStatement(sql: """

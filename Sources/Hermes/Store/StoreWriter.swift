@@ -135,14 +135,15 @@ final class StoreWriter: @unchecked Sendable {
                     return state.pending.takeFront(upTo: .max)
                 }
                 var unsaved: [String: Int] = [:]
-                let count = rest.reduce(0) { $0 + $1.count }
-                if count > 0 {
+                let records = rest.flatMap { $0.records() }
+                if !records.isEmpty {
                     do {
-                        try self.commit(rest.joined())
+                        try self.commit(records)
                     } catch {
-                        unsaved = rest.joined().reduce(into: [:]) { $0[$1.namespace, default: 0] += 1 }
+                        unsaved = records.reduce(into: [:]) { $0[$1.namespace, default: 0] += 1 }
                     }
                 }
+                let count = records.count
                 let waiters = self.state.withLock { state in
                     if unsaved.isEmpty { state.committed += UInt64(count) }
                     defer { state.waiters.removeAll() }
@@ -177,7 +178,7 @@ final class StoreWriter: @unchecked Sendable {
 
     private func drain() {
         while true {
-            let batch: [[PendingRecord]] = state.withLock { state in
+            let batch: [RecordArena] = state.withLock { state in
                 if state.pending.isEmpty || state.closed { state.draining = false }
                 guard state.draining else { return [] }
                 let batch = state.pending.takeFront(upTo: Self.transactionSize)
@@ -185,9 +186,10 @@ final class StoreWriter: @unchecked Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            let count = batch.reduce(0) { $0 + $1.count }
+            let records = batch.flatMap { $0.records() }
+            let count = records.count
             do {
-                try commit(batch.joined())
+                try commit(records)
             } catch {
                 state.withLock { state in
                     state.pending.putBack(batch)
@@ -196,26 +198,32 @@ final class StoreWriter: @unchecked Sendable {
                 fail(count, error)
                 return
             }
-            let ready: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            let (ready, sparesWanted): ([CheckedContinuation<Void, any Error>], Int) = state.withLock { state in
                 state.writing = 0
+                let sparesWanted = state.pending.recycle(batch)
                 state.committed += UInt64(count)
                 state.failing = false
                 let committed = state.committed
                 let ready = state.waiters.filter { $0.target <= committed }.map(\.continuation)
                 state.waiters.removeAll { $0.target <= committed }
-                return ready
+                return (ready, sparesWanted)
             }
             if failureStreak > 0 {
                 logger.notice("hermes: the store is writable again", metadata: ["records": "\(count)"])
                 failureStreak = 0
             }
             ready.forEach { $0.resume() }
+            // Spare arenas are made (their pages touched) here, not by `send`.
+            if sparesWanted > 0 {
+                let made = (0..<sparesWanted).map { _ in RecordArena(capacity: PendingQueue.arenaCapacity) }
+                state.withLock { $0.pending.addSpares(made) }
+            }
         }
     }
 
     /// Inserts a batch (three tries) and evicts past each namespace's cap. Idempotent: a batch
     /// retried after a failure inserts only what is missing.
-    private func commit(_ batch: FlattenSequence<[[PendingRecord]]>) throws {
+    private func commit(_ batch: [PendingRecord]) throws {
         let store = try openedStore()
         var lastError: (any Error)?
         for _ in 0..<Self.triesPerAttempt {
