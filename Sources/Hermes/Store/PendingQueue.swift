@@ -26,14 +26,16 @@ struct PendingQueue {
             count += 1
             return
         }
+        let footprint = RecordArena.footprint(of: record)
         let arena: RecordArena
-        if let spare = spares.popLast() {
+        if footprint <= Self.arenaCapacity, let spare = spares.popLast() {
             arena = spare
         } else {
-            arena = RecordArena(capacity: max(Self.arenaCapacity, RecordArena.footprint(of: record)))
+            arena = RecordArena(capacity: max(Self.arenaCapacity, footprint))
             madeBySend += 1
         }
-        _ = arena.append(record)
+        let appended = arena.append(record)
+        assert(appended, "an empty arena of the record's size takes it")
         arenas.append(arena)
         count += 1
     }
