@@ -49,6 +49,8 @@ public enum StoreInspector: Sendable {
         }
         var configuration = Configuration()
         configuration.readonly = true
+        // A running client may be writing: wait for it rather than fail.
+        configuration.busyMode = .timeout(5)
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         defer { try? queue.close() }
         return try queue.read { db in
