@@ -15,13 +15,14 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     public static let appVersionCleared = LossReason("app_version_cleared")
     /// The record was larger than `maxBodyMByte`.
     public static let oversize = LossReason("oversize")
-    /// The collector rejected the record's batch as malformed too many times.
-    public static let poison = LossReason("poison")
+    /// The collector stored the record's batch but rejected this record on its own (its checks
+    /// or the deployment's rules); ``Diagnostics/rejections`` has the collector's codes.
+    public static let rejected = LossReason("rejected")
     /// The store file was corrupt and moved aside with the record in it.
     public static let quarantined = LossReason("quarantined")
     /// The record was accepted but the store could not be written before the client shut down.
     public static let unsaved = LossReason("unsaved")
 
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .poison, .quarantined, .unsaved]
+    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved]
 }

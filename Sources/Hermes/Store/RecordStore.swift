@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HermesWire
 import Logging
 
 /// The SQLite store of one client (SPEC §5): a WAL database with the meta and payload tables.
@@ -131,19 +132,20 @@ final class RecordStore {
     }
 
     /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
-    /// pending before in-flight, crash rows last (SPEC §5).
+    /// pending before in-flight, crash rows (``MonitorType/crashTypes(in:)``) last (SPEC §5).
     /// - Returns: how many rows were evicted.
     func evict(namespace: String, limit: Int) throws -> Int {
+        let crashTypes = MonitorType.crashTypes(in: namespace)
         var evicted = 0
         while counts[namespace, default: 0] > limit {
             let deleted = try pool.write { db in
                 let victims = try Row.fetchAll(db, sql: """
                     SELECT t, id FROM (
-                        SELECT 'meta' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM meta WHERE namespace = ?
+                        SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM meta WHERE namespace = :ns
                         UNION ALL
-                        SELECT 'payload' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM payload WHERE namespace = ?
-                    ) ORDER BY crash, state, created_time, id LIMIT ?
-                    """, arguments: [namespace, namespace, Self.evictionChunk])
+                        SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM payload WHERE namespace = :ns
+                    ) ORDER BY crash, state, created_time, id LIMIT :chunk
+                    """, arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "chunk": Self.evictionChunk])
                 for victim in victims {
                     let table: String = victim["t"]
                     try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [victim["id"] as Int64])
