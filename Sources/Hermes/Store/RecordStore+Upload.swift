@@ -64,13 +64,17 @@ extension RecordStore {
         let table = request.table.rawValue
         let placeholders = request.excludedTypes.indices.map { ":x\($0)" }.joined(separator: ", ")
         let exclusion = request.excludedTypes.isEmpty ? "" : "AND monitor_type NOT IN (\(placeholders))"
-        // Crash rows (MonitorType.crashTypes) and the others each come from an index in id
-        // order, at most maxItems of each; one window function then keeps the prefix within
-        // both limits.
+        // Crash rows of each crash type (MonitorType.crashTypes) and the others each come from
+        // an index in id order, at most maxItems of each (one seek per crash type: `IN` would
+        // make SQLite scan the namespace in id order, the whole of it once no crash is left);
+        // one window function then keeps the prefix within both limits.
         let sql = """
             WITH candidates AS (
                 SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type IN (:crash, :bizCrash) \(exclusion) ORDER BY id LIMIT :items)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type = :crash \(exclusion) ORDER BY id LIMIT :items)
+                UNION ALL
+                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type = :bizCrash \(exclusion) ORDER BY id LIMIT :items)
                 UNION ALL
                 SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 1 AS rank FROM \(table)
                     WHERE namespace = :ns AND state = 0 AND monitor_type NOT IN (:crash, :bizCrash) \(exclusion) ORDER BY id LIMIT :items)
