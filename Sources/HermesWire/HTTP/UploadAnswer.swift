@@ -1,5 +1,5 @@
-/// The body of the collector's 200 answer to an upload (SPEC §8), shared by the collector that
-/// writes it and the SDK that reads it:
+/// The body of the collector's 200 answer to an upload (docs/collector.md), shared by the
+/// collector that writes it and the SDK that reads it:
 /// `{"stored": n, "duplicates": m, "rejected": [{"index": i, "REPORT_ID": "…", "code": "…", "reason": "…"}]}`.
 ///
 /// Records not listed in `rejected` were stored (or were already stored). An empty or

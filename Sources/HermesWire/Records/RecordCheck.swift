@@ -1,5 +1,5 @@
-/// The checks a record's meta passes before the collector stores it (SPEC §8), defined once for
-/// both sides.
+/// The checks a record's meta passes before the collector stores it (docs/collector.md),
+/// defined once for both sides.
 ///
 /// The collector runs ``check(metaLine:namespace:)`` on every meta line of an upload and rejects
 /// the records that fail, one by one. The SDK never lets a caller write the ``fields`` it checks:

@@ -19,8 +19,8 @@ extension TransportResponse {
     }
 }
 
-/// Refusals that are not about the records never delete them (SPEC §6.4); only the records a
-/// 2xx answer lists as rejected leave the store undelivered.
+/// Refusals that are not about the records never delete them (docs/delivery.md); only the
+/// records a 2xx answer lists as rejected leave the store undelivered.
 extension UploadOutcomeTests {
     static let refusals: [(response: TransportResponse, reason: UploadBlock.Reason)] = [
         (.refusal(401, "unauthorized"), .unauthorized),
