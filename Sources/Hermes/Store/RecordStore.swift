@@ -100,9 +100,13 @@ final class RecordStore {
         counts[namespace, default: 0] += delta
     }
 
-    /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
-    /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
-    func insert(_ records: [PendingRecord]) throws {
+    /// Inserts records in one transaction (group commit), with the journal cursors that say
+    /// they are in, so that a crash can neither lose them nor read them again. A record whose
+    /// `REPORT_ID` is already stored is skipped, so retrying a batch cannot duplicate it.
+    /// - Parameters:
+    ///   - journalCursors: where each journal segment read for this batch now resumes.
+    ///   - forgetting: cursors of segments deleted since, to drop.
+    func insert(_ records: [PendingRecord], journalCursors: [JournalCursor] = [], forgetting: [Int64] = []) throws {
         var added: [String: Int] = [:]
         try pool.write { db in
             let metaInsert = try db.cachedStatement(sql: """
@@ -126,6 +130,7 @@ final class RecordStore {
                 }
                 if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }
             }
+            try Self.save(journalCursors, forgetting: forgetting, in: db)
         }
         for (namespace, count) in added { counts[namespace, default: 0] += count }
     }
