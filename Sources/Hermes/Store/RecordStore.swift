@@ -118,16 +118,7 @@ final class RecordStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for record in records {
-                var arguments: StatementArguments = [
-                    record.reportID, record.namespace, record.monitorType, record.isBusiness,
-                    record.createdTime, record.appVersion, String(decoding: record.meta, as: UTF8.self), record.size,
-                ]
-                if let payload = record.payload {
-                    arguments += [payload]
-                    try payloadInsert.execute(arguments: arguments)
-                } else {
-                    try metaInsert.execute(arguments: arguments)
-                }
+                try Self.execute(record.payload == nil ? metaInsert : payloadInsert, binding: record, in: db)
                 if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }
             }
             try Self.save(journalCursors, forgetting: forgetting, in: db)
