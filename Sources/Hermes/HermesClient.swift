@@ -82,7 +82,9 @@ public final class HermesClient: Sendable {
             state.withLock { $0.registry.configuration(for: namespace) }
         }
         let writer = StoreWriter(
-            directory: configuration.storageDirectory, bufferLimit: configuration.memoryBufferLimit,
+            directory: configuration.storageDirectory,
+            journal: Journal.Options(limitBytes: configuration.journalLimitBytes, memoryLimit: configuration.memoryBufferLimit),
+            fileProtection: configuration.fileProtection,
             logger: logger, wallClock: configuration.wallClock,
             cacheLimit: { configurationFor($0)?.maxCacheCount },
             ledger: ledger
@@ -112,9 +114,10 @@ public final class HermesClient: Sendable {
 
     // MARK: - Lifecycle
 
-    /// Starts background work and returns at once: start-up housekeeping of the store, then
-    /// uploads (no upload round runs before housekeeping is done), and the configuration fetch
-    /// with its periodic refresh. Calling it again does nothing.
+    /// Starts background work and returns at once: recovery of the records an earlier run left
+    /// in the journal, start-up housekeeping of the store, then uploads (no upload round runs
+    /// before housekeeping is done), and the configuration fetch with its periodic refresh.
+    /// Calling it again does nothing.
     public func start() {
         let starting = state.withLock { state in
             guard state.lifecycle == .created else { return false }
@@ -129,7 +132,10 @@ public final class HermesClient: Sendable {
             }
             return true
         }
-        if starting { engine.start() }
+        if starting {
+            writer.recover()
+            engine.start()
+        }
     }
 
     /// Returns once every record accepted before the call is durable on disk.

@@ -23,6 +23,10 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     /// The record was accepted but the store could not be written before the client shut down.
     public static let unsaved = LossReason("unsaved")
 
+    /// A crash tore the record's journal frame while `send` was copying it in (so that `send`
+    /// never returned). Counted under namespace `*`: a torn frame's own cannot be trusted.
+    public static let torn = LossReason("torn")
+
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved]
+    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn]
 }

@@ -101,9 +101,13 @@ final class RecordStore {
         counts[namespace, default: 0] += delta
     }
 
-    /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
-    /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
-    func insert(_ records: [PendingRecord]) throws {
+    /// Inserts records in one transaction (group commit), with the journal cursors that say
+    /// they are in, so that a crash can neither lose them nor read them again. A record whose
+    /// `REPORT_ID` is already stored is skipped, so retrying a batch cannot duplicate it.
+    /// - Parameters:
+    ///   - journalCursors: where each journal segment read for this batch now resumes.
+    ///   - forgetting: cursors of segments deleted since, to drop.
+    func insert(_ records: [PendingRecord], journalCursors: [JournalCursor] = [], forgetting: [Int64] = []) throws {
         var added: [String: Int] = [:]
         try pool.write { db in
             let metaInsert = try db.cachedStatement(sql: """
@@ -115,18 +119,10 @@ final class RecordStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for record in records {
-                var arguments: StatementArguments = [
-                    record.reportID, record.namespace, record.monitorType, record.isBusiness,
-                    record.createdTime, record.appVersion, String(decoding: record.meta, as: UTF8.self), record.size,
-                ]
-                if let payload = record.payload {
-                    arguments += [payload]
-                    try payloadInsert.execute(arguments: arguments)
-                } else {
-                    try metaInsert.execute(arguments: arguments)
-                }
+                try Self.execute(record.payload == nil ? metaInsert : payloadInsert, binding: record, in: db)
                 if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }
             }
+            try Self.save(journalCursors, forgetting: forgetting, in: db)
         }
         for (namespace, count) in added { counts[namespace, default: 0] += count }
     }

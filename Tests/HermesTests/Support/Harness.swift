@@ -105,6 +105,13 @@ final class Harness: Sendable {
         return try queue.read(body)
     }
 
+    /// Changes the store's file directly, as another process would.
+    func write(_ body: (Database) throws -> Void) throws {
+        let queue = try DatabaseQueue(path: databasePath)
+        defer { try? queue.close() }
+        try queue.write(body)
+    }
+
     /// The rows of `table`, oldest first; none when the client never created its store.
     func rows(_ table: String) throws -> [Row] {
         guard FileManager.default.fileExists(atPath: databasePath) else { return [] }
