@@ -184,6 +184,7 @@ final class Journal: @unchecked Sendable {
                 state.active = nil
                 sealed = active.segment
             }
+            var tookSpare = false
             if state.active == nil {
                 guard !state.spares.isEmpty else {
                     guard state.blocked == nil else { return (.full, sealed, false) }
@@ -192,6 +193,7 @@ final class Journal: @unchecked Sendable {
                 }
                 // Oldest first, so that segment numbers follow the order records arrived in.
                 state.active = JournalEntry(segment: state.spares.removeFirst(), end: JournalSegment.firstFrame, isRecovered: false)
+                tookSpare = true
             }
             let segment = state.active!.segment
             let offset = state.active!.end
@@ -200,7 +202,7 @@ final class Journal: @unchecked Sendable {
             segment.reserve(at: offset, bodyLength: bodyLength)
             state.enqueued += 1
             state.overflowLogged = false
-            let wantSpares = sealed != nil && !state.preparing && state.spares.count < state.spareTarget
+            let wantSpares = tookSpare && !state.preparing && state.spares.count < state.spareTarget
             if wantSpares { state.preparing = true }
             return (.frame(segment, offset: offset, wake: state.claimReader()), sealed, wantSpares)
         }
