@@ -22,22 +22,13 @@ struct FaultTorture {
     }
 
     func run() async throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let collector = try await TortureCollector.start(in: directory, document: TortureScenario.document, logger: TortureLog.quiet)
         let plan = FaultPlan(rate: rate, seed: seed)
-        let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
-        let delivery: (accepted: Set<Int64>, left: Int, maxInFlight: Int)
-        do {
-            delivery = try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
-        } catch {
-            try? await collector.stop()
-            throw error
+        let (delivery, stored) = try await TortureCollector.session("faults", document: TortureScenario.document) { collector, directory in
+            let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
+            return try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
         }
-        try await collector.stop()
         return Outcome(
-            audit: DeliveryAudit(accepted: delivery.accepted, confirmed: delivery.accepted, stored: try collector.storedCounts()),
+            audit: DeliveryAudit(accepted: delivery.accepted, confirmed: delivery.accepted, stored: stored),
             sent: delivery.accepted.count, faults: plan.injected, maxInFlight: delivery.maxInFlight, leftInStore: delivery.left
         )
     }
