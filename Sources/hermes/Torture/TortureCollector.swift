@@ -65,6 +65,9 @@ struct TortureCollector {
     func storedCounts() throws -> [Int64: Int] {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
+        // The stopped server's pool closes when its last reference goes, checkpointing the WAL
+        // under an exclusive lock: wait for that rather than fail with "database is locked".
+        configuration.busyMode = .timeout(10)
         let database = try DatabaseQueue(path: databasePath, configuration: configuration)
         defer { try? database.close() }
         return try database.read { db in
