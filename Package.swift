@@ -30,6 +30,8 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // The journal's hardware CRC-32C and acquire/release access to mapped memory.
+        .target(name: "CHermesJournal"),
         // Shared by the SDK and the collector: no NIO, no Hummingbird.
         .target(
             name: "HermesWire",
@@ -44,9 +46,11 @@ let package = Package(
             name: "Hermes",
             dependencies: [
                 "HermesWire",
+                "CHermesJournal",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]

@@ -27,8 +27,15 @@ extension HermesClient {
         public var namespaceDefaults: [String: NamespaceConfiguration]
         /// How often the configuration is fetched again after start.
         public var configRefreshInterval: Duration
-        /// Records held in memory while the store cannot be written; past it `send` rejects with `bufferFull`.
+        /// Records held in memory while the journal cannot take them (its limit reached, the
+        /// disk full); past it `send` rejects with `bufferFull`.
         public var memoryBufferLimit: Int
+        /// Bytes of journal segment files at most (records accepted and not yet in the store).
+        /// The default, 64 MiB, holds about 150,000 records of 400 bytes: a burst several
+        /// seconds long that outruns the store, or a long stretch while the store cannot be written.
+        public var journalLimitBytes: Int
+        /// The data protection class of the store and the journal on Apple platforms.
+        public var fileProtection: FileProtection
         /// The device facts written into every record.
         public var device: DeviceInfo
         /// How long after `start()` the first upload round begins.
@@ -56,6 +63,8 @@ extension HermesClient {
             namespaceDefaults: [String: NamespaceConfiguration] = [:],
             configRefreshInterval: Duration = .seconds(300),
             memoryBufferLimit: Int = 10_000,
+            journalLimitBytes: Int = 64 << 20,
+            fileProtection: FileProtection = .completeUntilFirstUserAuthentication,
             device: DeviceInfo = .current,
             uploadStartDelay: Duration = .seconds(3),
             requestTimeout: Duration = .seconds(30),
@@ -73,6 +82,8 @@ extension HermesClient {
             self.namespaceDefaults = namespaceDefaults
             self.configRefreshInterval = configRefreshInterval
             self.memoryBufferLimit = memoryBufferLimit
+            self.journalLimitBytes = journalLimitBytes
+            self.fileProtection = fileProtection
             self.device = device
             self.uploadStartDelay = uploadStartDelay
             self.requestTimeout = requestTimeout

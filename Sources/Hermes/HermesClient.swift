@@ -39,7 +39,6 @@ public final class HermesClient: Sendable {
         var registry: NamespaceRegistry
         var etag: String?
         var lifecycle = Lifecycle.created
-        var throttle = RealtimeThrottle()
         var random: SplitMix64
         var tasks: [Task<Void, Never>] = []
     }
@@ -83,7 +82,9 @@ public final class HermesClient: Sendable {
             state.withLock { $0.registry.configuration(for: namespace) }
         }
         let writer = StoreWriter(
-            directory: configuration.storageDirectory, bufferLimit: configuration.memoryBufferLimit,
+            directory: configuration.storageDirectory,
+            journal: Journal.Options(limitBytes: configuration.journalLimitBytes, memoryLimit: configuration.memoryBufferLimit),
+            fileProtection: configuration.fileProtection,
             logger: logger, wallClock: configuration.wallClock,
             cacheLimit: { configurationFor($0)?.maxCacheCount },
             ledger: ledger
@@ -104,6 +105,7 @@ public final class HermesClient: Sendable {
         )
         self.engine = engine
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
+        engine.configurationRefresher.withLock { $0 = { [weak self] in await self?.refreshConfiguration() } }
     }
 
     private static func monotonic<C: Clock<Duration>>(_ clock: C) -> MonotonicClock {
@@ -112,20 +114,28 @@ public final class HermesClient: Sendable {
 
     // MARK: - Lifecycle
 
-    /// Starts background work and returns at once: start-up housekeeping of the store, and
-    /// the configuration fetch with its periodic refresh. Calling it again does nothing.
+    /// Starts background work and returns at once: recovery of the records an earlier run left
+    /// in the journal, start-up housekeeping of the store, then uploads (no upload round runs
+    /// before housekeeping is done), and the configuration fetch with its periodic refresh.
+    /// Calling it again does nothing.
     public func start() {
         let starting = state.withLock { state in
             guard state.lifecycle == .created else { return false }
             state.lifecycle = .started
-            state.tasks.append(Task { await self.housekeep() })
+            state.tasks.append(Task {
+                await self.housekeep()
+                self.engine.ready()
+            })
             if fetcher != nil {
                 let firstRefresh = clock.now() + configuration.configRefreshInterval
                 state.tasks.append(Task { await self.refreshPeriodically(from: firstRefresh) })
             }
             return true
         }
-        if starting { engine.start() }
+        if starting {
+            writer.recover()
+            engine.start()
+        }
     }
 
     /// Returns once every record accepted before the call is durable on disk.
@@ -154,8 +164,10 @@ public final class HermesClient: Sendable {
     }
 
     /// Runs an upload round in every namespace that is configured or holds records, and
-    /// returns when all have finished; a round already running is waited for first.
-    /// - Returns: each namespace's summary: records sent, bytes, outcome.
+    /// returns when all have finished; a round already running is waited for first. A namespace
+    /// paused by a refusal (``UploadBlock``) tries once. Called before ``start()``, it runs no
+    /// round (outcome `notStarted`); right after, it waits for start-up housekeeping.
+    /// - Returns: each namespace's summary: records sent and rejected, bytes, outcome.
     @discardableResult
     public func upload() async -> [String: UploadSummary] {
         await engine.uploadAll()
@@ -205,12 +217,7 @@ public final class HermesClient: Sendable {
             return reject(error, input)
         case .success(let (record, isRealtime)):
             if let error = writer.enqueue(record) { return reject(error, input) }
-            if isRealtime {
-                let now = clock.now()
-                if state.withLock({ $0.throttle.shouldTrigger(input.namespace, now: now) }) {
-                    engine.trigger(input.namespace, .realtime)
-                }
-            }
+            if isRealtime { engine.realtime(input.namespace) }
             return .accepted(reportID: record.reportID)
         }
     }
@@ -255,6 +262,7 @@ public final class HermesClient: Sendable {
             }
             logger.info("hermes: configuration applied", metadata: ["revision": "\(document.revision)", "changed": "\(changed.sorted())"])
             engine.reschedule(changed)
+            await engine.configurationRefreshed()
         case .notModified:
             break
         case .failed(let reason):
@@ -309,8 +317,12 @@ public final class HermesClient: Sendable {
     // MARK: - Diagnostics
 
     /// What Hermes lost and holds: records that left the store without reaching the collector,
-    /// per namespace and reason, and records waiting in memory for the store.
+    /// per namespace and reason (and the collector's codes for the ones it rejected), records
+    /// waiting in memory for the store, and the namespaces whose uploads are paused.
     public func diagnostics() -> Diagnostics {
-        Diagnostics(losses: ledger.snapshot, bufferedRecords: writer.backlog, quarantinedFiles: writer.quarantinedFiles)
+        Diagnostics(
+            losses: ledger.snapshot, bufferedRecords: writer.backlog, quarantinedFiles: writer.quarantinedFiles,
+            rejections: ledger.rejections, blocked: engine.blocks.snapshot
+        )
     }
 }

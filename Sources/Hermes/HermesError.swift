@@ -37,9 +37,9 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
         public static let typeNotMonitored = Code(.typeNotMonitored)
         /// The record was not kept by the type's `sampleRate`.
         public static let sampledOut = Code(.sampledOut)
-        /// The encoded meta is larger than `maxMetaKByte`.
+        /// The encoded meta is larger than `maxMetaKByte`, or (a record without payload) than `maxBodyMByte`.
         public static let metaTooLarge = Code(.metaTooLarge)
-        /// The payload is larger than `maxBodyMByte`.
+        /// The record with its payload (meta bytes plus payload bytes, as stored) is larger than `maxBodyMByte`.
         public static let payloadTooLarge = Code(.payloadTooLarge)
         /// The store cannot be written and the memory buffer is full.
         public static let bufferFull = Code(.bufferFull)

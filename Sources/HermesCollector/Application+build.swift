@@ -51,7 +51,10 @@ public func buildApplication(
         storage: storage,
         appKeys: configuration.appKeys,
         maxBodyBytes: configuration.maxBodyBytes,
-        ingestor: PacketIngestor(decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes)),
+        ingestor: PacketIngestor(
+            decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes),
+            recordRule: configuration.recordRule
+        ),
         metrics: metrics,
         logger: logger
     ).register(on: router)

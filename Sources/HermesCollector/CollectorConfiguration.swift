@@ -27,6 +27,20 @@ public struct CollectorConfiguration: Sendable {
     public var maxBlockBytes: Int
     /// The configuration document served when the store holds none yet.
     public var initialConfiguration: ConfigurationDocument
+    /// The deployment's own check on each record that passed the built-in ones (the fields of
+    /// `RecordCheck`), or `nil` for none.
+    public var recordRule: RecordRule?
+
+    /// A check on one record and its parsed meta: `nil` stores it; a reason (for people, without
+    /// field values) refuses it alone, listed in the upload's 200 answer with the code
+    /// ``CollectorError/Code/refusedByRule``. The SDK then deletes exactly that record.
+    ///
+    /// ```swift
+    /// configuration.recordRule = { record, meta in
+    ///     record.monitorType == "JZ-legacy" ? "this collector no longer stores JZ-legacy" : nil
+    /// }
+    /// ```
+    public typealias RecordRule = @Sendable (_ record: IngestRecord, _ meta: [String: JSONValue]) -> String?
 
     /// Creates a configuration.
     /// - Parameters:
@@ -38,6 +52,7 @@ public struct CollectorConfiguration: Sendable {
     ///   - maxBodyBytes: the largest request body accepted (default 4 MiB).
     ///   - maxBlockBytes: the most bytes one packet block may decompress to (default 16 MiB).
     ///   - initialConfiguration: the document served when the store holds none (default ``ConfigurationDocument/builtIn``).
+    ///   - recordRule: the deployment's own check on each record (default none).
     public init(
         host: String = "127.0.0.1",
         port: Int = 8080,
@@ -46,7 +61,8 @@ public struct CollectorConfiguration: Sendable {
         keyring: Keyring,
         maxBodyBytes: Int = 4 << 20,
         maxBlockBytes: Int = 16 << 20,
-        initialConfiguration: ConfigurationDocument = .builtIn
+        initialConfiguration: ConfigurationDocument = .builtIn,
+        recordRule: RecordRule? = nil
     ) {
         self.host = host
         self.port = port
@@ -56,5 +72,6 @@ public struct CollectorConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.maxBlockBytes = maxBlockBytes
         self.initialConfiguration = initialConfiguration
+        self.recordRule = recordRule
     }
 }

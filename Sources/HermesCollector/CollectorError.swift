@@ -5,8 +5,9 @@ public import HermesWire
 /// and the HTTP status a request that caused it is answered with.
 ///
 /// A route that throws a `CollectorError` answers with ``status`` and the JSON body
-/// `{"error":"<code>","reason":"<message>"}`. Messages never contain keys, tokens, payload
-/// bytes or meta values, so an error can be logged and returned as it is.
+/// `{"error":"<code>","reason":"<message>","scope":"packet"|"request"}` (``CollectorRefusal``).
+/// Messages never contain keys, tokens, payload bytes or meta values, so an error can be logged
+/// and returned as it is.
 ///
 /// ```swift
 /// do { _ = try await storage.store(batch) }
@@ -23,12 +24,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case bodyTooLarge
             case missingHeader
             case invalidHeader
-            case invalidRecord
-            case missingField
-            case invalidField
-            case namespaceMismatch
             case invalidQuery
             case namespaceNotFound
+            case refusedByRule
             case storageFailed
             case serverStopped
             case wire(HermesWireError.Code)
@@ -43,10 +41,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .bodyTooLarge: "bodyTooLarge"
             case .missingHeader: "missingHeader"
             case .invalidHeader: "invalidHeader"
-            case .invalidRecord: "invalidRecord"
-            case .missingField: "missingField"
-            case .invalidField: "invalidField"
-            case .namespaceMismatch: "namespaceMismatch"
+            case .refusedByRule: "refusedByRule"
             case .invalidQuery: "invalidQuery"
             case .namespaceNotFound: "namespaceNotFound"
             case .storageFailed: "storageFailed"
@@ -74,18 +69,13 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         public static let missingHeader = Code(.missingHeader)
         /// A request header has a value the collector does not accept (400).
         public static let invalidHeader = Code(.invalidHeader)
-        /// A meta line is valid JSON but not an object (400).
-        public static let invalidRecord = Code(.invalidRecord)
-        /// A meta line lacks a required field (400).
-        public static let missingField = Code(.missingField)
-        /// A required meta field has the wrong type or an empty value (400).
-        public static let invalidField = Code(.invalidField)
-        /// A record's `NAMESPACE` is not the request's `X-Hermes-Namespace` (400).
-        public static let namespaceMismatch = Code(.namespaceMismatch)
         /// A query parameter is not valid (400).
         public static let invalidQuery = Code(.invalidQuery)
         /// The namespace to change does not exist (404).
         public static let namespaceNotFound = Code(.namespaceNotFound)
+        /// The deployment's ``CollectorConfiguration/recordRule`` refused a record. Never a
+        /// request's error: the record is listed in the upload's 200 answer.
+        public static let refusedByRule = Code(.refusedByRule)
         /// The store could not read or write (503); nothing was stored.
         public static let storageFailed = Code(.storageFailed)
         /// The server stopped before it could listen (503 if ever answered).
@@ -100,6 +90,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
     public var code: Code
     /// What happened and what to do, without secrets or record contents.
     public var message: String
+    /// Whether an upload was refused because its packet as a whole cannot be read, or for the
+    /// request itself; sent as `scope` so that the SDK can tell a key rotation from its own bug.
+    public var scope: CollectorRefusal.Scope
     /// The error that caused this one, if any.
     public var underlying: (any Error)?
 
@@ -107,17 +100,21 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: what went wrong.
     ///   - message: what happened and what to do.
+    ///   - scope: what a refusal is about (default ``CollectorRefusal/Scope/request``).
     ///   - underlying: the error that caused this one.
-    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
+    public init(_ code: Code, _ message: String, scope: CollectorRefusal.Scope = .request, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.scope = scope
         self.underlying = underlying
     }
 
     /// Wraps an error HermesWire threw, keeping its code and message.
-    /// - Parameter error: the HermesWire error.
-    public init(_ error: HermesWireError) {
-        self.init(.packet(error.code), error.message, underlying: error)
+    /// - Parameters:
+    ///   - error: the HermesWire error.
+    ///   - scope: ``CollectorRefusal/Scope/packet`` when it is about an upload's packet.
+    public init(_ error: HermesWireError, scope: CollectorRefusal.Scope = .request) {
+        self.init(.packet(error.code), error.message, scope: scope, underlying: error)
     }
 
     public var description: String { "CollectorError.\(code): \(message)" }
@@ -127,9 +124,8 @@ extension CollectorError: HTTPResponseError {
     /// The HTTP status of ``code``.
     public var status: HTTPResponse.Status { code.status }
 
-    /// The response: ``status`` and `{"error":"<code>","reason":"<message>"}`.
+    /// The response: ``status`` and `{"error":"<code>","reason":"<message>","scope":"<scope>"}`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body: JSONValue = ["error": .string(code.description), "reason": .string(message)]
-        return try Response.json(body, status: status)
+        try Response.json(CollectorRefusal(error: code.description, reason: message, scope: scope).json, status: status)
     }
 }

@@ -20,6 +20,8 @@ public final class CollectorMetrics: Sendable {
         public var duplicatesDropped = 0
         /// Refused requests by error code (`unauthorized`, `truncatedPacket`, …).
         public var rejects: [String: Int] = [:]
+        /// Records of readable uploads refused on their own, by code (`invalidField`, `refusedByRule`, …).
+        public var recordsRejected: [String: Int] = [:]
         /// Upload body bytes received, accepted or not.
         public var bytesIn = 0
         /// Accepted upload batches by packet kind.
@@ -41,11 +43,12 @@ public final class CollectorMetrics: Sendable {
         state.withLock { $0.bytesIn += count }
     }
 
-    func countBatch(_ kind: PacketKind, _ outcome: StoreOutcome) {
+    func countBatch(_ kind: PacketKind, _ outcome: StoreOutcome, rejected: [UploadAnswer.Rejection]) {
         state.withLock {
             $0.batches[kind, default: 0] += 1
             $0.recordsStored += outcome.stored
             $0.duplicatesDropped += outcome.duplicates
+            for rejection in rejected { $0.recordsRejected[rejection.code, default: 0] += 1 }
         }
     }
 
@@ -66,6 +69,10 @@ public final class CollectorMetrics: Sendable {
         counter(
             "hermes_collector_rejects_total", "Requests refused, by error code.",
             values.rejects.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", $0.value) }
+        )
+        counter(
+            "hermes_collector_records_rejected_total", "Records of readable uploads refused on their own, by code.",
+            values.recordsRejected.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", $0.value) }
         )
         counter("hermes_collector_bytes_in_total", "Upload body bytes received.", [("", values.bytesIn)])
         counter(

@@ -32,6 +32,11 @@ public struct HermesWireError: Error, Sendable, CustomStringConvertible {
             case badMagic
             case unsupportedVersion
             case unsupportedCipher
+            case nestingTooDeep
+            case invalidRecord
+            case missingField
+            case invalidField
+            case namespaceMismatch
         }
 
         private let base: Base
@@ -81,6 +86,16 @@ public struct HermesWireError: Error, Sendable, CustomStringConvertible {
         public static let unsupportedVersion = Code(.unsupportedVersion)
         /// The cipher id is unknown, or cannot be used with this packet version.
         public static let unsupportedCipher = Code(.unsupportedCipher)
+        /// A value is nested deeper than a JSON reader accepts (64 levels).
+        public static let nestingTooDeep = Code(.nestingTooDeep)
+        /// A record's meta line is valid JSON but not an object.
+        public static let invalidRecord = Code(.invalidRecord)
+        /// A record's meta lacks a field the collector checks.
+        public static let missingField = Code(.missingField)
+        /// A field the collector checks has the wrong type or an empty value.
+        public static let invalidField = Code(.invalidField)
+        /// A record's `NAMESPACE` is not the namespace of its upload.
+        public static let namespaceMismatch = Code(.namespaceMismatch)
     }
 
     /// What went wrong, to match on.

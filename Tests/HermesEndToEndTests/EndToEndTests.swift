@@ -13,6 +13,7 @@ struct EndToEndTests {
         let loopback = try Loopback()
         let server = try await loopback.startCollector()
         let client = try loopback.client(port: server.port)
+        client.start()
         await client.refreshConfiguration()
         var sent: [String: Set<String>] = [:]
         for index in 0..<120 {
@@ -41,6 +42,7 @@ struct EndToEndTests {
         let loopback = try Loopback()
         let server = try await loopback.startCollector()
         let client = try loopback.client(port: server.port)
+        client.start()
         await client.refreshConfiguration()
         #expect(client.send(type: "pay", prefix: "JZ", meta: ["before": true]).isAccepted)
 
@@ -72,6 +74,7 @@ struct EndToEndTests {
         let first = try await loopback.startCollector()
         let port = first.port
         let client = try loopback.client(port: port)
+        client.start()
         await client.refreshConfiguration()
         var ids = Set<String>()
         for index in 0..<150 { ids.insert(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).reportID!) }
@@ -102,7 +105,8 @@ struct EndToEndTests {
         let server = try await loopback.startCollector()
         let packet = Packet(kind: .meta, metaLines: try (0..<5).map { index in
             try JSONValue.object([
-                "REPORT_ID": .string("dup-\(index)"), "NAMESPACE": "KX", "MONITOR_TYPE": "KX-view", "CREATE_TIME": .int(1_000 + Int64(index)),
+                "REPORT_ID": .string("dup-\(index)"), "NAMESPACE": "KX", "MONITOR_TYPE": "KX-view", "IS_BIZ": true,
+                "CREATE_TIME": .int(1_000 + Int64(index)),
             ]).jsonBytes()
         })
         let body = try WireFormat.v2(Loopback.cipher).encode(packet)
@@ -111,39 +115,41 @@ struct EndToEndTests {
         let second = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: body)
         try await server.shutdown()
         #expect(first.status == 200 && second.status == 200)
-        #expect(try JSONValue(parsing: first.body) == ["stored": 5, "duplicates": 0])
-        #expect(try JSONValue(parsing: second.body) == ["stored": 0, "duplicates": 5])
+        #expect(try JSONValue(parsing: first.body) == ["stored": 5, "duplicates": 0, "rejected": []])
+        #expect(try JSONValue(parsing: second.body) == ["stored": 0, "duplicates": 5, "rejected": []])
         #expect(try await loopback.storedIDs("KX").count == 5)
     }
 
-    @Test func badInputIsRefusedWithAReasonAndStoresNothing() async throws {
+    @Test func anUnreadablePacketIsRefusedWholeAndABadRecordAlone() async throws {
         let loopback = try Loopback()
         let server = try await loopback.startCollector()
-        let good = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [
-            Array(#"{"CREATE_TIME":1,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes","REPORT_ID":"r1"}"#.utf8),
-        ]))
-        let noReportID = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [
-            Array(#"{"CREATE_TIME":1,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes"}"#.utf8),
-        ]))
-        let badJSON = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [Array("{not json".utf8)]))
+        let line = #"{"CREATE_TIME":1,"IS_BIZ":false,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes","REPORT_ID":"r1"}"#
+        let good = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [Array(line.utf8)]))
         let wrongKey = try WireFormat.v2(try AESGCMCipher(key: Array(repeating: 7, count: 16), keyID: 3)).encode(Packet(kind: .meta, metaLines: [Array("{}".utf8)]))
         let headers = [HermesHeader.appKey: Loopback.appKey, HermesHeader.namespace: "hermes", HermesHeader.packetVersion: "2"]
-        let cases: [(String, [UInt8], [String: String], Int, String)] = [
-            ("truncated", Array(good.prefix(good.count - 3)), headers, 400, "truncatedPacket"),
-            ("wrong key", wrongKey, headers, 400, "authenticationFailed"),
-            ("bad JSON line", badJSON, headers, 400, "invalidJSON"),
-            ("missing REPORT_ID", noReportID, headers, 400, "missingField"),
-            ("no app key", good, headers.filter { $0.key != HermesHeader.appKey }, 401, "unauthorized"),
+        let refusals: [(String, [UInt8], [String: String], Int, String, String)] = [
+            ("truncated", Array(good.prefix(good.count - 3)), headers, 400, "truncatedPacket", "packet"),
+            ("wrong key", wrongKey, headers, 400, "authenticationFailed", "packet"),
+            ("no app key", good, headers.filter { $0.key != HermesHeader.appKey }, 401, "unauthorized", "request"),
         ]
-        for (name, body, requestHeaders, status, code) in cases {
+        for (name, body, requestHeaders, status, code, scope) in refusals {
             let response = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: requestHeaders, body: body)
             #expect(response.status == status, "\(name)")
             #expect(try JSONValue(parsing: response.body)["error"] == .string(code), "\(name)")
+            #expect(try JSONValue(parsing: response.body)["scope"] == .string(scope), "\(name)")
         }
         #expect(try await loopback.storedIDs("hermes").isEmpty)
-        // The server keeps serving.
-        let after = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: good)
+
+        // A readable packet with a bad line and a line without REPORT_ID stores its good record
+        let mixed = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [
+            Array("{not json".utf8), Array(line.utf8), Array(#"{"CREATE_TIME":1,"IS_BIZ":false,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes"}"#.utf8),
+        ]))
+        let after = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: mixed)
+        let answer = UploadAnswer(body: after.body)
         #expect(after.status == 200)
+        #expect(answer.stored == 1 && answer.rejected.map(\.index) == [0, 2])
+        #expect(answer.rejected.map(\.code) == ["invalidJSON", "missingField"])
+        #expect(try await loopback.storedIDs("hermes") == ["r1"])
         try await server.shutdown()
     }
 

@@ -32,7 +32,10 @@ final class Loopback: Sendable {
     static let document: ConfigurationDocument = {
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.flushCount = 10_000
-        let business = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")], flushCount: 10_000)
+        let business = NamespaceConfiguration(
+            monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view"), MonitorItem(type: "appCrash", isUploadPayload: true)],
+            flushCount: 10_000
+        )
         return ConfigurationDocument(revision: 1, namespaces: ["hermes": hermes, "JZ": business, "KX": business])
     }()
 

@@ -15,13 +15,18 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     public static let appVersionCleared = LossReason("app_version_cleared")
     /// The record was larger than `maxBodyMByte`.
     public static let oversize = LossReason("oversize")
-    /// The collector rejected the record's batch as malformed too many times.
-    public static let poison = LossReason("poison")
+    /// The collector stored the record's batch but rejected this record on its own (its checks
+    /// or the deployment's rules); ``Diagnostics/rejections`` has the collector's codes.
+    public static let rejected = LossReason("rejected")
     /// The store file was corrupt and moved aside with the record in it.
     public static let quarantined = LossReason("quarantined")
     /// The record was accepted but the store could not be written before the client shut down.
     public static let unsaved = LossReason("unsaved")
 
+    /// A crash tore the record's journal frame while `send` was copying it in (so that `send`
+    /// never returned). Counted under namespace `*`: a torn frame's own cannot be trusted.
+    public static let torn = LossReason("torn")
+
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .poison, .quarantined, .unsaved]
+    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn]
 }

@@ -58,16 +58,16 @@ struct MetaEncoder: Sendable {
         self.fields = fields
     }
 
-    /// The merged meta's JSON bytes and its `CREATE_TIME` (the caller's, for a crash that names one).
+    /// The merged meta's JSON bytes. The fields the collector checks are always `varying`'s.
     /// - Parameters:
     ///   - user: the caller's meta.
     ///   - varying: this record's identity and time.
     ///   - type: the type the caller passed to `send`, which selects the merge rule.
-    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity in `user`.
-    func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> (meta: [UInt8], createTime: Int64) {
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity in `user`,
+    ///   ``HermesWireError/Code/nestingTooDeep`` for a value the collector could not read back.
+    func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> [UInt8] {
         guard user.keys.allSatisfy(Self.isSplicable) else {
-            let merged = RecordMeta.merge(user: user, common: common(varying), type: type)
-            return (try JSONValue.object(merged).jsonBytes(), merged[RecordField.createTime]?.intValue ?? varying.createTime)
+            return try JSONValue.object(RecordMeta.merge(user: user, common: common(varying), type: type)).jsonBytes()
         }
         let members = user.sorted { $0.key < $1.key }
         let positions = insertionPoints(of: members)
@@ -106,7 +106,7 @@ struct MetaEncoder: Sendable {
             next += 1
         }
         output.append(UInt8(ascii: "}"))
-        return (output, varying.createTime)
+        return output
     }
 
     /// The common fields of a record as a dictionary.
@@ -156,11 +156,11 @@ struct MetaEncoder: Sendable {
         }
     }
 
-    /// Writes `"key":value`.
+    /// Writes `"key":value`, a member of the meta object (one level deep).
     private func write(_ member: (key: String, value: JSONValue), into output: inout [UInt8]) throws(HermesWireError) {
         JSONValue.writeString(member.key, into: &output)
         output.append(UInt8(ascii: ":"))
-        try member.value.write(into: &output)
+        try member.value.write(into: &output, depth: 1)
     }
 
     private func write(_ field: VaryingField, _ varying: Varying, into output: inout [UInt8]) {

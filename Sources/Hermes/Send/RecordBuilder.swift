@@ -71,23 +71,28 @@ struct RecordBuilder: Sendable {
             reportID: reportID, createTime: now, monitorType: monitorType, isBusiness: input.isBusiness, namespace: input.namespace
         )
         let metaBytes: [UInt8]
-        let createdTime: Int64
         do {
-            (metaBytes, createdTime) = try encoder.encode(user: input.meta, varying: varying, type: input.type)
+            metaBytes = try encoder.encode(user: input.meta, varying: varying, type: input.type)
         } catch {
             return .failure(HermesError(.invalidMeta, "meta of type \(input.type) cannot be written as JSON: \(error.message)"))
         }
-        // 5. Sizes.
+        // 5. Sizes: the meta, then the record as stored (meta plus payload), which is what an
+        // upload batch must fit, so that nothing accepted here is later dropped as oversize.
         guard metaBytes.count <= configuration.maxMetaBytes else {
             return .failure(HermesError(.metaTooLarge, "meta of type \(input.type) is \(metaBytes.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxMetaBytes) (maxMetaKByte)"))
         }
-        if let payload = input.payload, payload.count > configuration.maxBodyBytes {
-            return .failure(HermesError(.payloadTooLarge, "payload of type \(input.type) is \(payload.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxBodyBytes) (maxBodyMByte)"))
+        let storedSize = metaBytes.count + (input.payload?.count ?? 0)
+        guard storedSize <= configuration.maxBodyBytes else {
+            let limit = "namespace \(input.namespace) stores records of at most \(configuration.maxBodyBytes) bytes (maxBodyMByte)"
+            guard let payload = input.payload else {
+                return .failure(HermesError(.metaTooLarge, "meta of type \(input.type) is \(metaBytes.count) bytes; \(limit)"))
+            }
+            return .failure(HermesError(.payloadTooLarge, "record of type \(input.type) is \(storedSize) bytes (meta \(metaBytes.count) + payload \(payload.count)); \(limit)"))
         }
         // 6. The record for its table.
         let record = PendingRecord(
             reportID: reportID, namespace: input.namespace, monitorType: monitorType, isBusiness: input.isBusiness,
-            createdTime: createdTime, appVersion: app.version, meta: metaBytes, payload: input.payload
+            createdTime: now, appVersion: app.version, meta: metaBytes, payload: input.payload
         )
         return .success((record, item.isRealtime))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HermesWire
 
 /// A batch claimed for upload: its rows are in flight under ``id`` until finished or released.
 struct ClaimedBatch: Sendable {
@@ -19,6 +20,20 @@ struct ClaimedBatch: Sendable {
 }
 
 extension ClaimedBatch {
+    /// The entries of a 2xx answer's `rejected` list that name a row of this batch, at most one
+    /// per row: by `REPORT_ID` when the collector could read it, else by index. An entry that
+    /// names no row is left out, so that nothing is counted rejected that was not sent.
+    func rejections(_ rejected: [UploadAnswer.Rejection]) -> [UploadAnswer.Rejection] {
+        guard !rejected.isEmpty else { return [] }
+        let positions = Dictionary(rows.enumerated().map { ($0.element.reportID, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        var matched = Set<Int>()
+        return rejected.filter { rejection in
+            let position = rejection.reportID.map { positions[$0] } ?? (rows.indices.contains(rejection.index) ? rejection.index : nil)
+            guard let position else { return false }
+            return matched.insert(position).inserted
+        }
+    }
+
     /// Selects the batch's rows that are still in flight under its id, by primary key: there
     /// is no index on `batch_id`, and a scan of the table per batch made an upload of n rows
     /// cost O(n²).
@@ -49,15 +64,20 @@ extension RecordStore {
         let table = request.table.rawValue
         let placeholders = request.excludedTypes.indices.map { ":x\($0)" }.joined(separator: ", ")
         let exclusion = request.excludedTypes.isEmpty ? "" : "AND monitor_type NOT IN (\(placeholders))"
-        // Crash rows and the others each come from an index in id order, at most maxItems of
-        // each; one window function then keeps the prefix within both limits.
+        // Crash rows of each crash type (MonitorType.crashTypes) and the others each come from
+        // an index in id order, at most maxItems of each (one seek per crash type: `IN` would
+        // make SQLite scan the namespace in id order, the whole of it once no crash is left);
+        // one window function then keeps the prefix within both limits.
         let sql = """
             WITH candidates AS (
                 SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type = 'appCrash' \(exclusion) ORDER BY id LIMIT :items)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type = :crash \(exclusion) ORDER BY id LIMIT :items)
+                UNION ALL
+                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type = :bizCrash \(exclusion) ORDER BY id LIMIT :items)
                 UNION ALL
                 SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 1 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type != 'appCrash' \(exclusion) ORDER BY id LIMIT :items)
+                    WHERE namespace = :ns AND state = 0 AND monitor_type NOT IN (:crash, :bizCrash) \(exclusion) ORDER BY id LIMIT :items)
             ), ranked AS (
                 SELECT *, SUM(size) OVER running AS total, ROW_NUMBER() OVER running AS position
                 FROM candidates WINDOW running AS (ORDER BY rank, id ROWS UNBOUNDED PRECEDING)
@@ -65,7 +85,10 @@ extension RecordStore {
             SELECT id, report_id, monitor_type, is_biz, meta, size, total FROM ranked
             WHERE position <= :items ORDER BY rank, id
             """
-        var arguments: StatementArguments = ["ns": request.namespace, "items": request.maxItems]
+        let crashTypes = MonitorType.crashTypes(in: request.namespace)
+        var arguments: StatementArguments = [
+            "ns": request.namespace, "items": request.maxItems, "crash": crashTypes[0], "bizCrash": crashTypes[1],
+        ]
         for (index, type) in request.excludedTypes.enumerated() { arguments += ["x\(index)": type] }
         return try claim(sql: sql, arguments: arguments, request: request, batchID: batchID)
     }
@@ -119,24 +142,6 @@ extension RecordStore {
         try pool.write { db in
             try db.execute(sql: "UPDATE \(batch.table.rawValue) SET state = 0, batch_id = NULL WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
         }
-    }
-
-    /// The collector called the batch malformed: each row counts an attempt; rows that reach
-    /// `maxAttempts` are dropped, the others go back to pending.
-    /// - Returns: the rows dropped.
-    func rejectBatch(_ batch: ClaimedBatch, namespace: String, maxAttempts: Int) throws -> Int {
-        let table = batch.table.rawValue
-        let dropped = try pool.write { db in
-            try db.execute(sql: "UPDATE \(table) SET attempts = attempts + 1, state = 0, batch_id = NULL WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
-            let reportIDs = batch.rows.map(\.reportID)
-            try db.execute(
-                sql: "DELETE FROM \(table) WHERE attempts >= ? AND report_id IN (\(databaseQuestionMarks(count: reportIDs.count)))",
-                arguments: [maxAttempts] + StatementArguments(reportIDs)
-            )
-            return db.changesCount
-        }
-        adjustCount(namespace, by: -dropped)
-        return dropped
     }
 
     /// The namespace's cellular traffic window, as persisted.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HermesWire
 import Logging
 
 /// The SQLite store of one client (SPEC §5): a WAL database with the meta and payload tables.
@@ -100,9 +101,13 @@ final class RecordStore {
         counts[namespace, default: 0] += delta
     }
 
-    /// Inserts records in one transaction (group commit). A record whose `REPORT_ID` is already
-    /// stored is skipped, so retrying a batch after an uncertain failure cannot duplicate it.
-    func insert(_ records: [PendingRecord]) throws {
+    /// Inserts records in one transaction (group commit), with the journal cursors that say
+    /// they are in, so that a crash can neither lose them nor read them again. A record whose
+    /// `REPORT_ID` is already stored is skipped, so retrying a batch cannot duplicate it.
+    /// - Parameters:
+    ///   - journalCursors: where each journal segment read for this batch now resumes.
+    ///   - forgetting: cursors of segments deleted since, to drop.
+    func insert(_ records: [PendingRecord], journalCursors: [JournalCursor] = [], forgetting: [Int64] = []) throws {
         var added: [String: Int] = [:]
         try pool.write { db in
             let metaInsert = try db.cachedStatement(sql: """
@@ -114,36 +119,29 @@ final class RecordStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
             for record in records {
-                var arguments: StatementArguments = [
-                    record.reportID, record.namespace, record.monitorType, record.isBusiness,
-                    record.createdTime, record.appVersion, String(decoding: record.meta, as: UTF8.self), record.size,
-                ]
-                if let payload = record.payload {
-                    arguments += [payload]
-                    try payloadInsert.execute(arguments: arguments)
-                } else {
-                    try metaInsert.execute(arguments: arguments)
-                }
+                try Self.execute(record.payload == nil ? metaInsert : payloadInsert, binding: record, in: db)
                 if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }
             }
+            try Self.save(journalCursors, forgetting: forgetting, in: db)
         }
         for (namespace, count) in added { counts[namespace, default: 0] += count }
     }
 
     /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
-    /// pending before in-flight, crash rows last (SPEC §5).
+    /// pending before in-flight, crash rows (``MonitorType/crashTypes(in:)``) last (SPEC §5).
     /// - Returns: how many rows were evicted.
     func evict(namespace: String, limit: Int) throws -> Int {
+        let crashTypes = MonitorType.crashTypes(in: namespace)
         var evicted = 0
         while counts[namespace, default: 0] > limit {
             let deleted = try pool.write { db in
                 let victims = try Row.fetchAll(db, sql: """
                     SELECT t, id FROM (
-                        SELECT 'meta' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM meta WHERE namespace = ?
+                        SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM meta WHERE namespace = :ns
                         UNION ALL
-                        SELECT 'payload' AS t, id, created_time, monitor_type = 'appCrash' AS crash, state FROM payload WHERE namespace = ?
-                    ) ORDER BY crash, state, created_time, id LIMIT ?
-                    """, arguments: [namespace, namespace, Self.evictionChunk])
+                        SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM payload WHERE namespace = :ns
+                    ) ORDER BY crash, state, created_time, id LIMIT :chunk
+                    """, arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "chunk": Self.evictionChunk])
                 for victim in victims {
                     let table: String = victim["t"]
                     try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [victim["id"] as Int64])

@@ -61,6 +61,18 @@ package enum StoreSchema {
                 )
                 """)
         }
+        migrator.registerMigration("journal") { db in
+            // Where the writer resumes in each journal segment, saved with the records it read.
+            try db.execute(sql: """
+                CREATE TABLE \(journalCursorTable) (
+                    segment INTEGER PRIMARY KEY,
+                    offset INTEGER NOT NULL
+                )
+                """)
+        }
         return migrator
     }
+
+    /// Journal cursors: a segment's identity and the offset its next unread frame starts at.
+    static let journalCursorTable = "journal_cursor"
 }

@@ -4,21 +4,25 @@ import GRDB
 import Logging
 import Synchronization
 
-/// The store's single writer: `send` appends to its queue and returns; the writer commits
-/// whatever has accumulated in one transaction (group commit), so throughput rises with load.
+/// The store's single writer: `send` appends to the crash-proof ``Journal`` and returns; the
+/// writer reads what accumulated and commits it in one transaction (group commit), with the
+/// journal cursors that say so, so throughput rises with load and a crash loses nothing.
 ///
 /// While the store cannot be opened or written (disk full, unwritable folder), records wait in
-/// memory up to a bound and the writer retries with backoff; ``flush()`` retries at once.
+/// the journal and the writer retries with backoff; ``flush()`` retries at once.
 package final class StoreWriter: @unchecked Sendable {
-    // @unchecked: `store`, `failureStreak` and `storeIsCorrupt` are touched only on `queue`;
-    // all other mutable state is inside the `state` mutex.
+    // @unchecked: `store`, `failureStreak`, `storeIsCorrupt` and `retiredSegments` are touched
+    // only on `queue`; all other mutable state is inside the `state` mutex or the journal.
     private let queue = DispatchQueue(label: "hermes.store.writer")
     private var store: RecordStore?
     private var failureStreak = 0
     /// A write found the file corrupt: the next open moves it aside.
     private var storeIsCorrupt = false
+    /// Journal segments deleted whose saved cursors the next commit drops.
+    private var retiredSegments: [Int64] = []
 
-    private let state: Mutex<State>
+    let journal: Journal
+    private let state = Mutex(State())
     private let directory: URL
     private let logger: Logger
     private let wallClock: @Sendable () -> Int64
@@ -30,79 +34,84 @@ package final class StoreWriter: @unchecked Sendable {
 
     package static let transactionSize = 2_000
     static let triesPerAttempt = 3
+    /// The namespace torn journal frames are counted under: a torn frame's own cannot be trusted.
+    static let tornNamespace = "*"
 
     private struct State {
-        var pending = PendingQueue()
-        /// Records taken by the writer and not yet committed.
-        var writing = 0
-        var enqueued: UInt64 = 0
         var committed: UInt64 = 0
-        var draining = false
-        var failing = false
         var closed = false
-        var waiters: [(target: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var waiters: [Waiter] = []
         var quarantinedFiles: [String] = []
-        let bufferLimit: Int
+    }
+
+    /// A `flush()` waiting for the first `target` records, and for the recovery of what an
+    /// earlier run left when it began during it.
+    private struct Waiter {
+        var target: UInt64
+        var awaitsRecovery: Bool
+        var continuation: CheckedContinuation<Void, any Error>
+
+        func isSatisfied(committed: UInt64, recovering: Bool) -> Bool {
+            target <= committed && !(awaitsRecovery && recovering)
+        }
     }
 
     /// - Parameters:
-    ///   - directory: where the database file lives.
-    ///   - bufferLimit: records held in memory while the store cannot be written.
+    ///   - directory: where the database file and the journal live.
+    ///   - journal: sizes and limits of the journal and its memory buffer.
     ///   - cacheLimit: each namespace's `maxCacheCount`, `nil` for an unconfigured namespace.
-    init(directory: URL, bufferLimit: Int, logger: Logger, wallClock: @escaping @Sendable () -> Int64,
-         cacheLimit: @escaping @Sendable (String) -> Int?, ledger: LossLedger) {
+    init(directory: URL, journal options: Journal.Options, fileProtection: FileProtection, logger: Logger,
+         wallClock: @escaping @Sendable () -> Int64, cacheLimit: @escaping @Sendable (String) -> Int?, ledger: LossLedger) {
         self.directory = directory
         self.logger = logger
         self.wallClock = wallClock
         self.cacheLimit = cacheLimit
         self.ledger = ledger
-        self.state = Mutex(State(bufferLimit: bufferLimit))
+        fileProtection.apply(toStorage: directory)
+        journal = Journal(storageDirectory: directory, options: options, fileProtection: fileProtection, logger: logger)
     }
 
-    /// Records accepted but not yet committed.
-    var backlog: Int { state.withLock { $0.pending.count + $0.writing } }
+    /// Records accepted but held only in memory (the journal could not take them).
+    var backlog: Int { journal.bufferedRecords }
 
     /// Corrupt store files moved aside since the writer started.
     var quarantinedFiles: [String] { state.withLock { $0.quarantinedFiles } }
 
-    /// Queues a record; never blocks on disk.
-    /// - Returns: `nil` when queued, or why not (`shutDown`, `bufferFull`).
+    /// Makes a record safe in the journal; never blocks on disk.
+    /// - Returns: `nil` when accepted, or why not (`shutDown`, `bufferFull`).
     func enqueue(_ record: PendingRecord) -> HermesError? {
-        let outcome: Result<Bool, HermesError> = state.withLock { state in
-            guard !state.closed else { return .failure(HermesError(.shutDown, "the client was shut down")) }
-            if state.failing, state.pending.count + state.writing >= state.bufferLimit {
-                return .failure(HermesError(.bufferFull, "the store cannot be written and \(state.bufferLimit) records already wait in memory"))
-            }
-            state.pending.append(record)
-            state.enqueued += 1
-            guard !state.draining, !state.failing else { return .success(false) }
-            state.draining = true
-            return .success(true)
-        }
-        switch outcome {
-        case .failure(let error): return error
-        case .success(let schedule):
-            if schedule { queue.async { self.drain() } }
+        switch journal.append(record) {
+        case .rejected(let error):
+            return error
+        case .accepted(let wake):
+            if wake { queue.async { self.drain() } }
             return nil
         }
     }
 
-    /// Returns once every record queued before the call is committed.
+    /// Starts reading what an earlier run left in the journal into the store.
+    func recover() {
+        if journal.isRecovering, journal.claimReader() { queue.async { self.drain() } }
+    }
+
+    /// Returns once every record queued before the call is committed, and what an earlier run
+    /// left in the journal too.
     /// - Throws: ``HermesError/Code/storeUnavailable`` when the store cannot be written now;
-    ///   the records stay queued and are retried.
+    ///   the records stay in the journal and are retried.
     func flush() async throws {
+        let target = journal.enqueued
+        let recovering = journal.isRecovering
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let schedule: Bool? = state.withLock { state in
-                guard state.committed < state.enqueued else { return nil }
-                state.waiters.append((state.enqueued, continuation))
-                guard !state.draining else { return false }
-                state.draining = true
-                return true
+            let waiter = Waiter(target: target, awaitsRecovery: recovering, continuation: continuation)
+            let done = state.withLock { state in
+                guard !waiter.isSatisfied(committed: state.committed, recovering: recovering) else { return true }
+                state.waiters.append(waiter)
+                return false
             }
-            switch schedule {
-            case nil: continuation.resume()
-            case true?: queue.async { self.drain() }
-            case false?: break
+            if done {
+                continuation.resume()
+            } else if journal.claimReader(force: true) {
+                queue.async { self.drain() }
             }
         }
     }
@@ -120,41 +129,32 @@ package final class StoreWriter: @unchecked Sendable {
         }
     }
 
-    /// Commits what is queued, refuses new records, and closes the database. Records the
-    /// store could not take are counted as ``LossReason/unsaved``; `flush()` calls still
-    /// waiting are answered.
-    /// - Returns: how many accepted records could not be stored.
+    /// Commits what is queued, refuses new records, and closes the database. Records still in
+    /// the journal stay there for the next start; records the store could not take from the
+    /// memory buffer are counted as ``LossReason/unsaved``; `flush()` calls still waiting are answered.
+    /// - Returns: how many accepted records could not be kept.
     func close() async -> Int {
         try? await flush()
         return await withCheckedContinuation { continuation in
             queue.async {
-                // From here on nothing is accepted; on the queue no batch is being written, so
-                // what is left is what arrived since the flush, or what the store refused.
-                let rest = self.state.withLock { state in
-                    state.closed = true
-                    return state.pending.takeFront(upTo: .max)
-                }
-                var unsaved: [String: Int] = [:]
-                let records = rest.flatMap { $0.records() }
-                if !records.isEmpty {
-                    do {
-                        try self.commit(records)
-                    } catch {
-                        unsaved = records.reduce(into: [:]) { $0[$1.namespace, default: 0] += 1 }
-                    }
-                }
-                let count = records.count
-                let waiters = self.state.withLock { state in
-                    if unsaved.isEmpty { state.committed += UInt64(count) }
-                    defer { state.waiters.removeAll() }
-                    return state.waiters.map { (done: $0.target <= state.committed, continuation: $0.continuation) }
-                }
+                // From here on nothing is accepted; what arrived since the flush is read now.
+                self.journal.close()
+                self.state.withLock { $0.closed = true }
+                self.drain()
+                let unsaved = self.journal.finish().reduce(into: [String: Int]()) { $0[$1.namespace, default: 0] += 1 }
                 for (namespace, count) in unsaved { self.ledger.record(count, namespace: namespace, reason: .unsaved) }
                 self.store?.close()
                 self.store = nil
+                let (committed, waiters) = self.state.withLock { state in
+                    defer { state.waiters.removeAll() }
+                    return (state.committed, state.waiters)
+                }
+                let recovering = self.journal.isRecovering
                 for waiter in waiters {
-                    if waiter.done { waiter.continuation.resume() } else {
-                        waiter.continuation.resume(throwing: HermesError(.shutDown, "the client shut down before these records could be stored"))
+                    if waiter.isSatisfied(committed: committed, recovering: recovering) {
+                        waiter.continuation.resume()
+                    } else {
+                        waiter.continuation.resume(throwing: HermesError(.shutDown, "the client shut down before these records could be stored; they stay in the journal"))
                     }
                 }
                 continuation.resume(returning: unsaved.values.reduce(0, +))
@@ -172,63 +172,69 @@ package final class StoreWriter: @unchecked Sendable {
             state.withLock { $0.quarantinedFiles.append(quarantine.path) }
             for (namespace, rows) in quarantine.rows ?? [:] { ledger.record(rows, namespace: namespace, reason: .quarantined) }
         }
+        retiredSegments += journal.adopt(savedCursors: try opened.journalCursors())
         store = opened
         return opened
     }
 
+    /// Reads the journal into the store until it has nothing more, or the store fails.
     private func drain() {
+        // Opening the store first takes up its saved journal cursors before anything is read.
+        do {
+            _ = try openedStore()
+        } catch {
+            fail(0, error)
+            return
+        }
+        var waits = 0
         while true {
-            let batch: [RecordArena] = state.withLock { state in
-                if state.pending.isEmpty || state.closed { state.draining = false }
-                guard state.draining else { return [] }
-                let batch = state.pending.takeFront(upTo: Self.transactionSize)
-                state.writing = batch.reduce(0) { $0 + $1.count }
-                return batch
+            let batch: JournalBatch
+            switch journal.take(limit: Self.transactionSize) {
+            case .idle:
+                return
+            case .wait:
+                // A caller is copying its record in: a matter of microseconds unless it was preempted.
+                waits += 1
+                usleep(waits < 20 ? 20 : 1_000)
+                continue
+            case .batch(let taken):
+                batch = taken
+                waits = 0
             }
-            if batch.isEmpty { return }
-            let records = batch.flatMap { $0.records() }
-            let count = records.count
             do {
-                try commit(records)
+                try commit(batch)
             } catch {
-                state.withLock { state in
-                    state.pending.putBack(batch)
-                    state.writing = 0
-                }
-                fail(count, error)
+                fail(batch.records.count, error)
                 return
             }
-            let (ready, sparesWanted): ([CheckedContinuation<Void, any Error>], Int) = state.withLock { state in
-                state.writing = 0
-                let sparesWanted = state.pending.recycle(batch)
-                state.committed += UInt64(count)
-                state.failing = false
+            retiredSegments += journal.commit(batch)
+            ledger.record(batch.torn, namespace: Self.tornNamespace, reason: .torn)
+            let recovering = journal.isRecovering
+            let ready: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+                state.committed += UInt64(batch.records.count)
                 let committed = state.committed
-                let ready = state.waiters.filter { $0.target <= committed }.map(\.continuation)
-                state.waiters.removeAll { $0.target <= committed }
-                return (ready, sparesWanted)
+                let ready = state.waiters.filter { $0.isSatisfied(committed: committed, recovering: recovering) }
+                state.waiters.removeAll { $0.isSatisfied(committed: committed, recovering: recovering) }
+                return ready.map(\.continuation)
             }
             if failureStreak > 0 {
-                logger.notice("hermes: the store is writable again", metadata: ["records": "\(count)"])
+                logger.notice("hermes: the store is writable again", metadata: ["records": "\(batch.records.count)"])
                 failureStreak = 0
+                journal.unblock()
             }
             ready.forEach { $0.resume() }
-            // Spare arenas are made (their pages touched) here, not by `send`.
-            if sparesWanted > 0 {
-                let made = (0..<sparesWanted).map { _ in RecordArena(capacity: PendingQueue.arenaCapacity) }
-                state.withLock { $0.pending.addSpares(made) }
-            }
         }
     }
 
-    /// Inserts a batch (three tries) and evicts past each namespace's cap. Idempotent: a batch
-    /// retried after a failure inserts only what is missing.
-    private func commit(_ batch: [PendingRecord]) throws {
+    /// Inserts a batch with its journal cursors (three tries) and evicts past each namespace's
+    /// cap. Idempotent: a batch retried after a failure inserts only what is missing.
+    private func commit(_ batch: JournalBatch) throws {
         let store = try openedStore()
+        let cursors = batch.cursors.map { JournalCursor(segment: $0.segment.identity, offset: $0.offset) }
         var lastError: (any Error)?
         for _ in 0..<Self.triesPerAttempt {
             do {
-                try closingIfCorrupt { try store.insert(batch) }
+                try closingIfCorrupt { try store.insert(batch.records, journalCursors: cursors, forgetting: retiredSegments) }
                 lastError = nil
                 break
             } catch let error as DatabaseError where RecordStore.isCorruption(error) {
@@ -238,15 +244,16 @@ package final class StoreWriter: @unchecked Sendable {
             }
         }
         if let lastError { throw lastError }
+        retiredSegments = []
         var written: [String: Int] = [:]
-        for namespace in Set(batch.map(\.namespace)) {
+        for namespace in Set(batch.records.map(\.namespace)) {
             if let limit = cacheLimit(namespace) {
                 let evicted = try store.evict(namespace: namespace, limit: limit)
                 ledger.record(evicted, namespace: namespace, reason: .evicted)
             }
             written[namespace] = store.rowCount(namespace)
         }
-        commitObserver.withLock { $0 }?(written)
+        if !written.isEmpty { commitObserver.withLock { $0 }?(written) }
     }
 
     /// Runs `body`; if SQLite finds the file corrupt, closes the store so that the next open
@@ -265,26 +272,21 @@ package final class StoreWriter: @unchecked Sendable {
     private func fail(_ count: Int, _ error: any Error) {
         failureStreak += 1
         if failureStreak == 1 {
-            logger.error("hermes: cannot write the store; records wait in memory and will be retried", metadata: ["error": "\(error)"])
+            logger.error("hermes: cannot write the store; records wait in the journal and will be retried", metadata: ["error": "\(error)"])
         }
+        journal.pauseReader()
         let waiters = state.withLock { state in
-            state.failing = true
-            state.draining = false
             defer { state.waiters.removeAll() }
             return state.waiters.map(\.continuation)
         }
-        let failure = HermesError(.storeUnavailable, "the store cannot be written now (\(error)); \(count)+ records wait in memory and will be retried")
+        let failure = HermesError(.storeUnavailable, "the store cannot be written now (\(error)); \(count)+ records wait in the journal and will be retried")
         waiters.forEach { $0.resume(throwing: failure) }
+        guard !state.withLock({ $0.closed }) else { return }
         let delay = min(30.0, 0.5 * Double(1 << min(failureStreak - 1, 6)))
         queue.asyncAfter(deadline: .now() + delay) { [weak self] in self?.retry() }
     }
 
     private func retry() {
-        let start = state.withLock { state in
-            guard state.failing, !state.draining, !state.pending.isEmpty, !state.closed else { return false }
-            state.draining = true
-            return true
-        }
-        if start { drain() }
+        if journal.claimReader(force: true) { drain() }
     }
 }

@@ -1,21 +1,50 @@
-/// What an upload's answer means for its batch (SPEC §6.4).
+import HermesWire
+
+/// What an upload's answer means for its batch (SPEC §6.4). No answer deletes a record it is not
+/// about: only the records a 2xx answer lists as rejected leave the store undelivered.
 enum ResponseAction: Equatable, Sendable {
-    /// 2xx: stored; delete the batch.
-    case delete
-    /// Network error, 5xx, 429 (and anything unexpected): back to pending, back off.
+    /// 2xx: stored, except the records listed (by the collector's per-record checks).
+    case delivered(rejected: [UploadAnswer.Rejection])
+    /// Network error, 5xx, 408, 429 (and anything unexpected): back to pending, back off.
     case retry(retryAfter: Duration?)
     /// 413: the batch is too large for the server; halve it.
     case halve
-    /// Other 4xx: the batch is malformed; count an attempt on each row.
-    case countAttempt
+    /// 401/403, 404/410, other 4xx: back to pending, pause the namespace's uploads.
+    case pause(Refusal)
 
-    init(status: Int, retryAfter: String?) {
+    /// A refusal that pauses a namespace: why, and what the collector said.
+    struct Refusal: Equatable, Sendable {
+        var reason: UploadBlock.Reason
+        var status: Int
+        /// The collector's error code, when its body had one.
+        var code: String?
+        var message: String
+
+        /// A refusal of the packet as a whole is usually a key rotation: fetch the configuration.
+        var refreshesConfiguration: Bool { reason == .packetRefused }
+    }
+
+    init(_ response: TransportResponse) {
+        let status = response.status
         switch status {
-        case 200..<300: self = .delete
-        case 413: self = .halve
-        case 429, 500..<600, 408: self = .retry(retryAfter: RetryPolicy.retryAfter(retryAfter))
-        case 400..<500: self = .countAttempt
-        default: self = .retry(retryAfter: nil)
+        case 200..<300:
+            self = .delivered(rejected: UploadAnswer(body: response.body).rejected)
+        case 413:
+            self = .halve
+        case 408, 429, 500..<600:
+            self = .retry(retryAfter: RetryPolicy.retryAfter(response.header("Retry-After")))
+        case 400..<500:
+            let refusal = CollectorRefusal(body: response.body)
+            let reason: UploadBlock.Reason = switch status {
+            case 401, 403: .unauthorized
+            case 404, 410: .collectorNotFound
+            case 400 where refusal?.scope == .packet: .packetRefused
+            default: .requestRefused
+            }
+            let message = refusal.map(\.reason).flatMap { $0.isEmpty ? nil : $0 } ?? "HTTP \(status)"
+            self = .pause(Refusal(reason: reason, status: status, code: refusal?.error, message: String(message.prefix(200))))
+        default:
+            self = .retry(retryAfter: nil)
         }
     }
 }

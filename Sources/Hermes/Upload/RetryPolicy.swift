@@ -6,6 +6,11 @@ struct RetryPolicy: Sendable {
     var base: Duration = .seconds(1)
     var cap: Duration = .seconds(300)
 
+    /// After 5xx, 408, 429 and network errors: 1 s doubling to 5 minutes.
+    static let failure = RetryPolicy()
+    /// After a refusal that pauses the namespace (``UploadBlock``): 1 minute doubling to 1 hour.
+    static let pause = RetryPolicy(base: .seconds(60), cap: .seconds(3_600))
+
     /// The wait after the `failures`-th consecutive failure (1-based).
     /// - Parameters:
     ///   - retryAfter: the server's `Retry-After`, which wins when present.

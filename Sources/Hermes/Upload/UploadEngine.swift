@@ -6,6 +6,11 @@ import Logging
 /// timer, realtime records, `flushCount`, the network coming back, `upload()` — with one
 /// round at a time per namespace and namespaces in parallel, so a hung collector for one
 /// never stalls another.
+///
+/// No round runs before ``ready()``, which the client calls once start-up housekeeping is done
+/// (an in-flight row must be back to pending, an old version's row deleted, before a round
+/// claims it): triggers before ``start()`` are ignored (the start round sends what they would
+/// have), triggers between the two wait for ``ready()``, and so does `upload()`.
 final class UploadEngine: Sendable {
     private let context: UploadContext
     private let configuration: @Sendable (String) -> NamespaceConfiguration?
@@ -15,6 +20,7 @@ final class UploadEngine: Sendable {
     private let clock: MonotonicClock
     private let startDelay: Duration
 
+    private let state = Locked(State())
     private let uploaders = Locked<[String: NamespaceUploader]>([:])
     private let timers = Locked<[String: (period: Duration, task: Task<Void, Never>)]>([:])
     private let background = TaskSet()
@@ -23,6 +29,35 @@ final class UploadEngine: Sendable {
 
     /// What the engine does, for tests to await (one consumer).
     let events: AsyncStream<UploadEvent>
+    /// The namespaces whose uploads are paused, for `diagnostics()`.
+    let blocks: UploadBlocks
+    /// Fetches the configuration; called after the collector refused a packet as a whole.
+    let configurationRefresher = Locked<(@Sendable () async -> Void)?>(nil)
+
+    private enum Phase: Sendable {
+        /// Before the client's `start()`: triggers are ignored.
+        case created
+        /// Started; start-up housekeeping runs: triggers wait.
+        case starting
+        case running
+        case stopped
+    }
+
+    private struct State: Sendable {
+        var phase = Phase.created
+        /// Triggers that arrived while starting, in order, each once.
+        var held: [Held] = []
+        /// `upload()` calls waiting for the engine to run (or stop).
+        var waiters: [CheckedContinuation<Phase, Never>] = []
+        var throttle = RealtimeThrottle()
+        /// ``ready()`` came before ``start()``.
+        var housekept = false
+    }
+
+    private struct Held: Sendable, Equatable {
+        var namespace: String
+        var reason: UploadTrigger
+    }
 
     init(context: UploadContext,
          configuration: @escaping @Sendable (String) -> NamespaceConfiguration?,
@@ -37,13 +72,21 @@ final class UploadEngine: Sendable {
         self.clock = clock
         self.startDelay = startDelay
         self.random = Locked(SplitMix64(seed: seed))
+        self.blocks = UploadBlocks(logger: context.logger)
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(10_000))
     }
 
     // MARK: - Lifecycle
 
-    /// Starts the timers, the network watch and the first round after the start delay.
+    /// Starts the timers, the network watch and the first round after the start delay; rounds
+    /// wait for ``ready()``.
     func start() {
+        let starting = state.withLock { state in
+            guard state.phase == .created else { return false }
+            state.phase = state.housekept ? .running : .starting
+            return true
+        }
+        guard starting else { return }
         let deadline = clock.now() + startDelay
         background.spawn { [clock] in
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
@@ -63,8 +106,31 @@ final class UploadEngine: Sendable {
         reschedule(configuredNamespaces())
     }
 
+    /// Start-up housekeeping is done: rounds may run, and the triggers that came meanwhile do.
+    func ready() {
+        let woken = state.withLock { state -> (held: [Held], waiters: [CheckedContinuation<Phase, Never>])? in
+            if state.phase == .created { state.housekept = true }
+            guard state.phase == .starting else { return nil }
+            state.phase = .running
+            defer {
+                state.held.removeAll()
+                state.waiters.removeAll()
+            }
+            return (state.held, state.waiters)
+        }
+        guard let woken else { return }
+        woken.waiters.forEach { $0.resume(returning: .running) }
+        woken.held.forEach { trigger($0.namespace, $0.reason) }
+    }
+
     /// Stops every timer and round; a batch in flight goes back to pending.
     func shutdown() async {
+        let waiters = state.withLock { state in
+            state.phase = .stopped
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        waiters.forEach { $0.resume(returning: .stopped) }
         let running = timers.withLock { timers in
             defer { timers.removeAll() }
             return timers.values.map(\.task)
@@ -75,12 +141,57 @@ final class UploadEngine: Sendable {
         eventContinuation.finish()
     }
 
+    /// The phase once it is no longer `starting`.
+    private func settledPhase() async -> Phase {
+        await withCheckedContinuation { continuation in
+            state.withLock { state in
+                if state.phase == .starting {
+                    state.waiters.append(continuation)
+                } else {
+                    continuation.resume(returning: state.phase)
+                }
+            }
+        }
+    }
+
     // MARK: - Triggers
 
-    /// Starts a round in `namespace` unless one is running or it backs off.
+    /// Starts a round in `namespace` unless one is running or it waits; before ``ready()``,
+    /// holds the trigger until then (or ignores it before ``start()``).
     func trigger(_ namespace: String, _ reason: UploadTrigger) {
+        let running = state.withLock { state in
+            if state.phase == .starting, !state.held.contains(Held(namespace: namespace, reason: reason)) {
+                state.held.append(Held(namespace: namespace, reason: reason))
+            }
+            return state.phase == .running
+        }
+        guard running else { return }
         eventContinuation.yield(.triggered(namespace: namespace, reason))
         background.spawn { _ = await self.round(namespace, force: false) }
+    }
+
+    /// A record of a realtime type was accepted in `namespace`: a round starts now, or at the
+    /// end of the throttle's window when one started less than 2 s ago, so that the record goes
+    /// up then rather than at the next periodic tick. Cheap on `send`'s path: one lock, and a
+    /// timer task at most once per window.
+    func realtime(_ namespace: String) {
+        let now = clock.now()
+        let decision = state.withLock { state in
+            state.phase == .running || state.phase == .starting ? state.throttle.record(namespace, now: now) : nil
+        }
+        switch decision {
+        case .triggerNow?:
+            trigger(namespace, .realtime)
+        case .trigger(let deadline)?:
+            background.spawn { [clock] in
+                guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                let now = clock.now()
+                self.state.withLock { $0.throttle.deferredTriggerFired(namespace, now: now) }
+                self.trigger(namespace, .realtime)
+            }
+        case .alreadyDeferred?, nil:
+            break
+        }
     }
 
     private func triggerAll(_ reason: UploadTrigger) {
@@ -123,8 +234,26 @@ final class UploadEngine: Sendable {
 
     // MARK: - Rounds
 
-    /// Runs a round in every namespace that is configured or holds records, in parallel.
+    /// Lifts every pause: a configuration refresh brought a new document (the app key, the URL or
+    /// the keys may have changed). The next trigger uploads.
+    func configurationRefreshed() async {
+        for (namespace, uploader) in uploaders.withLock({ $0 }) where await uploader.liftPause() {
+            blocks.lift([namespace], why: "a configuration refresh brought a new document")
+        }
+    }
+
+    /// Runs a round in every namespace that is configured or holds records, in parallel. Before
+    /// the client's `start()`, runs none and answers ``UploadSummary/Outcome/notStarted``; while
+    /// it starts, waits for start-up housekeeping first.
     func uploadAll() async -> [String: UploadSummary] {
+        switch await settledPhase() {
+        case .running:
+            break
+        case .created:
+            return Dictionary(uniqueKeysWithValues: configuredNamespaces().map { ($0, UploadSummary(namespace: $0, outcome: .notStarted)) })
+        case .starting, .stopped:
+            return [:]
+        }
         let stored = (try? await context.writer.perform { store in Set(store.counts.filter { $0.value > 0 }.keys) }) ?? []
         let namespaces = configuredNamespaces().union(stored)
         return await withTaskGroup(of: UploadSummary?.self) { group in
@@ -144,7 +273,14 @@ final class UploadEngine: Sendable {
         let run = await uploader(namespace).run(force: force, jitter: jitter, now: clock.now) { batchSize in
             await self.makeRound(namespace).run(batchSize: batchSize)
         }
-        guard case .ran(let summary, let retryAt, let again) = run else { return nil }
+        guard case .ran(let summary, let retryAt, let again, let pause) = run else { return nil }
+        if let pause {
+            blocks.apply(pause, namespace: namespace, now: context.wallClock())
+            if case .paused(let refusal, _, _) = pause, refusal.refreshesConfiguration,
+               let refresh = configurationRefresher.withLock({ $0 }) {
+                background.spawn { await refresh() }
+            }
+        }
         if let retryAt {
             background.spawn { [clock] in
                 guard (try? await clock.sleep(until: retryAt)) != nil else { return }

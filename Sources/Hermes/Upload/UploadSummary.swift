@@ -16,6 +16,11 @@ public struct UploadSummary: Sendable, Hashable {
         case cancelled
         /// Neither the namespace nor the client names a collector URL.
         case noCollector
+        /// The collector refused the upload for a reason a quick retry will not fix; the
+        /// namespace's uploads are paused and every record is kept (see ``UploadBlock``).
+        case paused(UploadBlock.Reason)
+        /// `upload()` was called before `start()`: no round runs until start-up housekeeping is done.
+        case notStarted
 
         public var description: String {
             switch self {
@@ -26,14 +31,18 @@ public struct UploadSummary: Sendable, Hashable {
             case .retryLater(let reason): "retry later (\(reason))"
             case .cancelled: "cancelled"
             case .noCollector: "no collector URL"
+            case .paused(let reason): "paused (\(reason))"
+            case .notStarted: "not started"
             }
         }
     }
 
     /// The namespace.
     public var namespace: String
-    /// Records the collector acknowledged.
+    /// Records the collector acknowledged as stored.
     public var recordsSent: Int
+    /// Records the collector rejected on their own (deleted, counted as ``LossReason/rejected``).
+    public var recordsRejected: Int
     /// Request body bytes sent (every attempt).
     public var bytesSent: Int
     /// Requests made.
@@ -42,9 +51,13 @@ public struct UploadSummary: Sendable, Hashable {
     public var outcome: Outcome
 
     /// Creates a summary.
-    public init(namespace: String, recordsSent: Int = 0, bytesSent: Int = 0, requests: Int = 0, outcome: Outcome = .completed) {
+    public init(
+        namespace: String, recordsSent: Int = 0, recordsRejected: Int = 0, bytesSent: Int = 0, requests: Int = 0,
+        outcome: Outcome = .completed
+    ) {
         self.namespace = namespace
         self.recordsSent = recordsSent
+        self.recordsRejected = recordsRejected
         self.bytesSent = bytesSent
         self.requests = requests
         self.outcome = outcome

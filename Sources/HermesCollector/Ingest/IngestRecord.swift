@@ -1,7 +1,7 @@
 /// One record of an accepted upload, checked and ready to store.
 ///
-/// Build it from a meta line with ``init(metaLine:payload:namespace:index:)``, which checks the
-/// fields the collector relies on.
+/// The upload route builds it from a meta line that passed `RecordCheck` (the fields the
+/// collector relies on) and the deployment's ``CollectorConfiguration/recordRule``.
 public struct IngestRecord: Sendable, Hashable {
     /// The record's namespace (`NAMESPACE`), equal to the request's `X-Hermes-Namespace`.
     public var namespace: String

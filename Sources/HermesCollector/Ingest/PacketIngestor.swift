@@ -1,31 +1,55 @@
 import HermesWire
 
 /// Turns an upload body into a checked batch: decode the framing, open and gunzip each block,
-/// split the meta lines, parse and check each record. Pure: no I/O, nothing stored.
+/// split the meta lines, then check each record on its own (`RecordCheck`, then the
+/// deployment's rule). Pure: no I/O, nothing stored.
 struct PacketIngestor: Sendable {
     let decoder: PacketDecoder
+    let recordRule: CollectorConfiguration.RecordRule?
 
-    /// Decodes and checks one upload; all of it or nothing.
+    /// A readable upload: the records to store and the ones refused.
+    struct Ingest: Sendable {
+        var batch: IngestBatch
+        var rejected: [UploadAnswer.Rejection]
+    }
+
+    /// Decodes an upload and checks each of its records.
     /// - Parameters:
     ///   - body: the request body.
     ///   - kind: the endpoint's packet kind.
     ///   - headers: the request's Hermes headers.
     ///   - receivedAt: now, in milliseconds since 1970.
-    /// - Throws: ``CollectorError`` with the HermesWire code of a bad packet or the code of the
-    ///   first bad record.
-    func batch(_ body: [UInt8], kind: PacketKind, headers: UploadHeaders, receivedAt: Int64) throws(CollectorError) -> IngestBatch {
+    /// - Returns: the valid records as a batch, and a rejection per invalid record.
+    /// - Throws: ``CollectorError`` with the HermesWire code and scope `packet` when the packet
+    ///   as a whole cannot be read; then nothing of it is stored.
+    func ingest(_ body: [UInt8], kind: PacketKind, headers: UploadHeaders, receivedAt: Int64) throws(CollectorError) -> Ingest {
         let packet: Packet
         do {
             packet = try decoder.decode(body, kind: kind, version: headers.packetVersion).packet
         } catch {
-            throw CollectorError(error)
+            throw CollectorError(error, scope: .packet)
         }
         var records: [IngestRecord] = []
+        var rejected: [UploadAnswer.Rejection] = []
         records.reserveCapacity(packet.metaLines.count)
         for (index, line) in packet.metaLines.enumerated() {
-            let payload = index < packet.payloads.count ? packet.payloads[index] : nil
-            records.append(try IngestRecord(metaLine: line, payload: payload, namespace: headers.namespace, index: index))
+            switch RecordCheck.check(metaLine: line, namespace: headers.namespace) {
+            case .rejected(let reportID, let error):
+                rejected.append(.init(index: index, reportID: reportID, code: error.code.description, reason: error.message))
+            case .valid(let fields, let meta):
+                let payload = index < packet.payloads.count ? packet.payloads[index] : []
+                let record = IngestRecord(
+                    namespace: fields.namespace, reportID: fields.reportID, monitorType: fields.monitorType,
+                    createTime: fields.createTime, meta: line, payload: payload.isEmpty ? nil : payload
+                )
+                if let reason = recordRule?(record, meta) {
+                    rejected.append(.init(index: index, reportID: fields.reportID, code: CollectorError.Code.refusedByRule.description, reason: reason))
+                } else {
+                    records.append(record)
+                }
+            }
         }
-        return IngestBatch(records: records, deviceID: headers.deviceID, batchID: headers.batchID, receivedAt: receivedAt)
+        let batch = IngestBatch(records: records, deviceID: headers.deviceID, batchID: headers.batchID, receivedAt: receivedAt)
+        return Ingest(batch: batch, rejected: rejected)
     }
 }

@@ -3,8 +3,10 @@ import Hummingbird
 import HermesWire
 import Logging
 
-/// `POST /v1/upload/meta` and `POST /v1/upload/payload`: check the app key and size, decode and
-/// check the whole batch, store it in one transaction, answer `{"stored":n,"duplicates":m}`.
+/// `POST /v1/upload/meta` and `POST /v1/upload/payload`: check the app key and size, decode the
+/// packet (refused whole when it cannot be read), check each record on its own, store the valid
+/// ones in one transaction, and answer 200 with an ``UploadAnswer``:
+/// `{"stored":n,"duplicates":m,"rejected":[{"index","REPORT_ID","code","reason"}]}`.
 struct UploadRoutes<Storage: CollectorStorage> {
     let storage: Storage
     let appKeys: Set<String>
@@ -27,13 +29,23 @@ struct UploadRoutes<Storage: CollectorStorage> {
         metrics.countBytesIn(body.count)
         let headers = try UploadHeaders(request.headers)
         let receivedAt = Int64((Date().timeIntervalSince1970 * 1000).rounded())
-        let batch = try ingestor.batch(body, kind: kind, headers: headers, receivedAt: receivedAt)
-        let outcome = try await withStorageErrors("store the batch") { try await storage.store(batch) }
-        metrics.countBatch(kind, outcome)
+        let ingest = try ingestor.ingest(body, kind: kind, headers: headers, receivedAt: receivedAt)
+        let outcome = ingest.batch.records.isEmpty
+            ? StoreOutcome(stored: 0, duplicates: 0)
+            : try await withStorageErrors("store the batch") { try await storage.store(ingest.batch) }
+        metrics.countBatch(kind, outcome, rejected: ingest.rejected)
         logger.debug("batch stored", metadata: [
             "kind": "\(kind.label)", "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
-            "stored": "\(outcome.stored)", "duplicates": "\(outcome.duplicates)", "bytes": "\(body.count)",
+            "stored": "\(outcome.stored)", "duplicates": "\(outcome.duplicates)", "rejected": "\(ingest.rejected.count)",
+            "bytes": "\(body.count)",
         ])
-        return try .json(["stored": .int(Int64(outcome.stored)), "duplicates": .int(Int64(outcome.duplicates))])
+        if !ingest.rejected.isEmpty {
+            let codes = Dictionary(ingest.rejected.map { ($0.code, 1) }, uniquingKeysWith: +)
+            logger.notice("records rejected", metadata: [
+                "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
+                "records": "\(ingest.rejected.count)", "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
+            ])
+        }
+        return try .json(UploadAnswer(stored: outcome.stored, duplicates: outcome.duplicates, rejected: ingest.rejected).json)
     }
 }

@@ -4,7 +4,8 @@ extension JSONValue {
     /// No whitespace; object keys sorted (byte order for ASCII keys); strings escaped as RFC 8259
     /// requires (quote, backslash, control characters) and otherwise written as UTF-8.
     /// - Returns: the UTF-8 bytes of the JSON text.
-    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside;
+    ///   ``HermesWireError/Code/nestingTooDeep`` for a value the parser could not read back.
     public func jsonBytes() throws(HermesWireError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(128)
@@ -18,8 +19,16 @@ extension JSONValue {
     }
 
     /// Appends the compact, deterministic encoding of this value to `output`.
-    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside.
-    public func write(into output: inout [UInt8]) throws(HermesWireError) {
+    ///
+    /// Nothing is written that ``init(parsing:)`` would refuse: a value nested deeper than the
+    /// parser reads (64 levels, counting `depth` levels around this value) is an error.
+    /// - Parameter depth: how many arrays or objects enclose this value in the whole document.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity anywhere inside;
+    ///   ``HermesWireError/Code/nestingTooDeep`` past the parser's depth.
+    public func write(into output: inout [UInt8], depth: Int = 0) throws(HermesWireError) {
+        guard depth < JSONParser.maximumDepth else {
+            throw HermesWireError(.nestingTooDeep, "JSON is read at most \(JSONParser.maximumDepth) levels deep; flatten the value")
+        }
         switch self {
         case .null:
             output.append(contentsOf: "null".utf8)
@@ -38,23 +47,23 @@ extension JSONValue {
             output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                try element.write(into: &output)
+                try element.write(into: &output, depth: depth + 1)
             }
             output.append(UInt8(ascii: "]"))
         case .object(let members):
-            try Self.writeObject(members, into: &output)
+            try Self.writeObject(members, into: &output, depth: depth)
         }
     }
 
     /// Writes an object's members with keys in Swift's string order: UTF-8 byte order for ASCII
     /// keys, and a fixed order (of canonically equivalent forms) for any other.
-    static func writeObject(_ members: [String: JSONValue], into output: inout [UInt8]) throws(HermesWireError) {
+    static func writeObject(_ members: [String: JSONValue], into output: inout [UInt8], depth: Int) throws(HermesWireError) {
         output.append(UInt8(ascii: "{"))
         for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             writeString(member.key, into: &output)
             output.append(UInt8(ascii: ":"))
-            try member.value.write(into: &output)
+            try member.value.write(into: &output, depth: depth + 1)
         }
         output.append(UInt8(ascii: "}"))
     }

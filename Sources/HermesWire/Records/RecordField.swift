@@ -34,8 +34,4 @@ public enum RecordField: Sendable {
         reportID, createTime, monitorType, isBusiness, namespace, appName, appVersion, appBuild,
         deviceID, osName, osVersion, deviceModel, sdkVersion,
     ]
-
-    /// The fields that route and identify a record. They always come from Hermes, even for
-    /// `appCrash`, because the store and the collector key on them.
-    public static let identity: Set<String> = [reportID, monitorType, isBusiness, namespace]
 }

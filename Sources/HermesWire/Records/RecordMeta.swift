@@ -4,9 +4,11 @@ public enum RecordMeta: Sendable {
     ///
     /// Common fields win over the caller's fields of the same name, with one exception: for
     /// `appCrash` the caller's fields win, because a crash is reported in a later run and its
-    /// facts (time, app and OS version) belong to the run that crashed. The identity fields
-    /// (``RecordField/identity``: report id, type, business flag, namespace) always come from
-    /// `common`, so a record can never be routed or deduplicated under someone else's name.
+    /// facts (app and OS version, device) belong to the run that crashed. The fields the
+    /// collector checks (``RecordCheck/checkedFields``: report id, namespace, type, business
+    /// flag, `CREATE_TIME`) always come from `common`, so a caller can neither route a record
+    /// under someone else's name nor make it invalid. A crash's own time goes in a field of the
+    /// caller's (e.g. `crashTime`); `CREATE_TIME` is when Hermes took the record.
     ///
     /// ```swift
     /// let meta = RecordMeta.merge(user: ["APP_VERSION": "1.0"], common: common, type: "appCrash")
@@ -22,7 +24,7 @@ public enum RecordMeta: Sendable {
             return user.merging(common) { _, commonValue in commonValue }
         }
         var merged = common.merging(user) { _, userValue in userValue }
-        for field in RecordField.identity {
+        for field in RecordCheck.checkedFields {
             merged[field] = common[field]
         }
         return merged

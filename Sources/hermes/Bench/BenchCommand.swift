@@ -15,6 +15,7 @@ struct BenchCommand: AsyncParsableCommand {
         case upload
         case e2e
         case log
+        case journal
     }
 
     @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
@@ -40,6 +41,7 @@ struct BenchCommand: AsyncParsableCommand {
             case .upload: report = try await UploadBenchmark().run()
             case .e2e: report = try await EndToEndBenchmark().run()
             case .log: report = try await LogBenchmark().run()
+            case .journal: report = try await JournalBenchmark().run()
             }
             reports.append((suite, report))
         }

@@ -10,8 +10,8 @@ import Synchronization
 struct UploadBenchmark {
     var records = 100_000
 
-    /// The two namespaces with nothing that starts a round on its own: no realtime type, the
-    /// highest `flushCount`, and room for every record.
+    /// The two namespaces with nothing that starts a round on its own while the bench runs: no
+    /// realtime type, the highest `flushCount`, the longest timer, and room for every record.
     static func namespaces(isUpload: Bool) -> [String: NamespaceConfiguration] {
         var hermes = NamespaceConfiguration.hermesDefault
         for index in hermes.monitorList.indices { hermes.monitorList[index].isRealtime = false }
@@ -21,6 +21,7 @@ struct UploadBenchmark {
             configuration.isUpload = isUpload
             configuration.maxCacheCount = 1_000_000
             configuration.flushCount = 10_000
+            configuration.periodicTimerSecond = 30
             return configuration
         }
     }
@@ -42,6 +43,7 @@ struct UploadBenchmark {
 
         let transport = AcceptingTransport()
         let client = try HermesClient(configuration: configuration(directory, isUpload: true, transport: transport), logger: Logger(label: "hermes.bench"))
+        client.start()
         let clock = ContinuousClock()
         let start = clock.now
         let summaries = await client.upload()
@@ -76,6 +78,7 @@ struct UploadBenchmark {
             collectorURL: URL(string: "http://127.0.0.1:9"),
             credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
             namespaceDefaults: Self.namespaces(isUpload: isUpload),
+            uploadStartDelay: .seconds(3_600),
             networkMonitor: StaticNetworkMonitor(.unmetered),
             transport: transport,
             randomSeed: 42

@@ -1,8 +1,9 @@
 import HermesWire
 import Synchronization
 
-/// Which upload requests the fault proxy breaks, and how: a share of them, each with one of
-/// the faults drawn at random; counts what it injected.
+/// Which upload requests the fault proxy breaks, and how: two stretches of requests refused
+/// with 401 and 404 (then served again), and a share of the others, each with one of the
+/// random faults; counts what it injected.
 final class FaultPlan: Sendable {
     /// What the proxy does to a request instead of forwarding it faithfully.
     enum Fault: String, CaseIterable, Sendable {
@@ -19,14 +20,27 @@ final class FaultPlan: Sendable {
         case tooLarge = "413"
         /// Answers 429 with `Retry-After: 1` without forwarding.
         case throttled = "429"
+        /// Answers 401 without forwarding (a stretch of requests): the client pauses and keeps
+        /// every record.
+        case unauthorized = "401"
+        /// Answers 404 without forwarding (a stretch of requests): the client pauses and keeps
+        /// every record.
+        case notFound = "404"
+
+        /// The faults drawn at random; the others come in stretches.
+        static let random: [Fault] = [.serverError, .lostResponse, .reset, .timeout, .tooLarge, .throttled]
     }
+
+    /// Upload requests (counted from 0) answered 401, then 404, whatever the draw.
+    static let stretches: [(fault: Fault, requests: Range<Int>)] = [(.unauthorized, 20..<35), (.notFound, 60..<75)]
 
     private struct State {
         var random: SplitMix64
+        var requests = 0
         var injected: [Fault: Int] = [:]
     }
 
-    /// The share of requests that get a fault, in 0...1.
+    /// The share of requests that get a random fault, in 0...1.
     let rate: Double
     private let state: Mutex<State>
 
@@ -35,11 +49,18 @@ final class FaultPlan: Sendable {
         state = Mutex(State(random: SplitMix64(seed: seed)))
     }
 
-    /// The fault for the next request, or `nil` to forward it faithfully.
+    /// The fault for the next upload request, or `nil` to forward it faithfully.
     func draw() -> Fault? {
         state.withLock { state in
-            guard Double(state.random.next() >> 11) * 0x1p-53 < rate else { return nil }
-            let fault = Fault.allCases[Int(state.random.next() % UInt64(Fault.allCases.count))]
+            let request = state.requests
+            state.requests += 1
+            let fault: Fault
+            if let stretch = Self.stretches.first(where: { $0.requests.contains(request) }) {
+                fault = stretch.fault
+            } else {
+                guard Double(state.random.next() >> 11) * 0x1p-53 < rate else { return nil }
+                fault = Fault.random[Int(state.random.next() % UInt64(Fault.random.count))]
+            }
             state.injected[fault, default: 0] += 1
             return fault
         }

@@ -7,7 +7,7 @@ import Hummingbird
 import NIOCore
 
 /// A proxy on 127.0.0.1 in front of a collector: configuration requests pass through, uploads
-/// get the faults a ``FaultPlan`` draws. Forwards with the SDK's own `URLSessionTransport`.
+/// get the faults a ``FaultPlan`` draws (401 and 404 with the collector's JSON refusal body). Forwards with the SDK's own `URLSessionTransport`.
 struct FaultProxy {
     var upstream: URL
     var plan: FaultPlan
@@ -59,6 +59,12 @@ struct FaultProxy {
             }
             return Response(status: .init(code: answer.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: answer.body)))
         }
+        @Sendable func refusal(_ status: HTTPResponse.Status, _ body: CollectorRefusal) throws -> Response {
+            Response(
+                status: status, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(bytes: try body.json.jsonBytes()))
+            )
+        }
         router.get("/v1/config") { request, _ in try await forward(request) }
         router.post("/v1/upload/{kind}") { request, _ in
             switch plan.draw() {
@@ -83,6 +89,10 @@ struct FaultProxy {
                 return Response(status: .contentTooLarge)
             case .throttled?:
                 return Response(status: .tooManyRequests, headers: [.retryAfter: "1"])
+            case .unauthorized?:
+                return try refusal(.unauthorized, CollectorRefusal(error: "unauthorized", reason: "the fault proxy refuses the app key", scope: .request))
+            case .notFound?:
+                return try refusal(.notFound, CollectorRefusal(error: "notFound", reason: "the fault proxy knows no such collector", scope: .request))
             }
         }
         return router

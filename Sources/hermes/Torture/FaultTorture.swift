@@ -3,8 +3,10 @@ import Hermes
 import HermesWire
 
 /// `hermes torture faults`: a real client uploads through a ``FaultProxy`` that breaks a share
-/// of its requests; every record must be stored once, and no namespace may ever have more
-/// than one request in flight.
+/// of its requests and refuses two stretches of them (401, 404), while one record in fifty is
+/// poisoned (the collector's record rule refuses it): every other record must be stored once,
+/// the poisoned ones rejected and deleted exactly, and no namespace may ever have more than one
+/// request in flight.
 struct FaultTorture {
     var records: Int64
     var rate: Double
@@ -12,13 +14,26 @@ struct FaultTorture {
     /// The client's request timeout; `timeout` faults hold requests longer.
     var requestTimeout: Duration = .seconds(1)
 
+    /// Whether record `n` is poisoned.
+    static func isPoisoned(_ n: Int64) -> Bool { n % 50 == 25 }
+
     struct Outcome {
         var audit: DeliveryAudit
         var sent: Int
+        /// Poisoned records among those sent.
+        var poisoned: Int
+        /// Records the client counted as rejected by the collector (and deleted).
+        var rejected: Int
         var faults: [FaultPlan.Fault: Int]
         var maxInFlight: Int
         /// Rows still in the client's store at the end (0 when everything was delivered).
         var leftInStore: Int
+
+        /// Whether the run kept every promise: every good record stored once, exactly the
+        /// poisoned ones rejected, nothing left, one request in flight per namespace at most.
+        var passed: Bool {
+            audit.kept && audit.stored + rejected == sent && rejected == poisoned && leftInStore == 0 && maxInFlight <= 1
+        }
     }
 
     func run() async throws -> Outcome {
@@ -27,21 +42,32 @@ struct FaultTorture {
             let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
             return try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
         }
+        // The poisoned records are audited apart (rejected = poisoned); every other one must arrive.
+        let poisoned = delivery.accepted.filter(Self.isPoisoned)
+        let good = delivery.accepted.subtracting(poisoned)
         return Outcome(
-            audit: DeliveryAudit(accepted: delivery.accepted, confirmed: delivery.accepted, stored: stored),
-            sent: delivery.accepted.count, faults: plan.injected, maxInFlight: delivery.maxInFlight, leftInStore: delivery.left
+            audit: DeliveryAudit(accepted: good, confirmed: good, stored: stored),
+            sent: delivery.accepted.count, poisoned: poisoned.count, rejected: delivery.rejected, faults: plan.injected,
+            maxInFlight: delivery.maxInFlight, leftInStore: delivery.left
         )
+    }
+
+    private struct Delivery {
+        var accepted: Set<Int64>
+        var rejected: Int
+        var left: Int
+        var maxInFlight: Int
     }
 
     /// Sends every record, lets the client's own triggers (timers, backoff, Retry-After)
     /// deliver for up to 10 s, then runs explicit rounds until the store is empty.
-    private func deliver(through base: URL, key: [UInt8], directory: URL) async throws -> (accepted: Set<Int64>, left: Int, maxInFlight: Int) {
+    private func deliver(through base: URL, key: [UInt8], directory: URL) async throws -> Delivery {
         let transport = CountingTransport(URLSessionTransport())
         let client = try TortureScenario.client(collector: base, key: key, directory: directory, requestTimeout: requestTimeout, transport: transport)
         client.start()
         var accepted = Set<Int64>()
         for n in 0..<records {
-            if TortureScenario.send(n, with: client) { accepted.insert(n) }
+            if TortureScenario.send(n, with: client, poisoned: Self.isPoisoned(n)) { accepted.insert(n) }
             if n % 100 == 99 { try await Task.sleep(for: .milliseconds(20)) }
         }
         try await client.flush()
@@ -53,7 +79,8 @@ struct FaultTorture {
             await client.upload()
         }
         let left = try TortureScenario.rowsLeft(in: directory)
+        let rejected = client.diagnostics().losses.values.reduce(0) { $0 + ($1[.rejected] ?? 0) }
         await client.shutdown()
-        return (accepted, left, transport.maxInFlightByNamespace.values.max() ?? 0)
+        return Delivery(accepted: accepted, rejected: rejected, left: left, maxInFlight: transport.maxInFlightByNamespace.values.max() ?? 0)
     }
 }

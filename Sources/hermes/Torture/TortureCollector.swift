@@ -6,7 +6,8 @@ import HermesWire
 import Logging
 
 /// The collector of a torture run: embedded, on an ephemeral loopback port, with a SQLite file
-/// that is read back at the end to count each numbered record.
+/// that is read back at the end to count each numbered record. Its record rule refuses the
+/// records the torture poisoned (a valid record a deployment's own rule does not accept).
 struct TortureCollector {
     static let appKey = "torture"
     static let keyID: UInt32 = 1
@@ -23,7 +24,8 @@ struct TortureCollector {
         let server = try await CollectorServer.start(
             configuration: CollectorConfiguration(
                 port: 0, appKeys: [appKey], adminToken: Hex.string(DemoCommand.randomBytes(16)),
-                keyring: Keyring([try AESGCMCipher(key: key, keyID: keyID)]), initialConfiguration: document
+                keyring: Keyring([try AESGCMCipher(key: key, keyID: keyID)]), initialConfiguration: document,
+                recordRule: { _, meta in meta[TortureScenario.poisonField] == true ? "the torture poisoned this record" : nil }
             ),
             storage: try SQLiteCollectorStorage(path: path), logger: logger
         )

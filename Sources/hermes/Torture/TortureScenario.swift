@@ -42,11 +42,13 @@ enum TortureScenario {
         )
     }
 
-    /// Sends record `n`.
+    /// Sends record `n`; a poisoned one carries `"poison": true`, which the torture collector's
+    /// record rule refuses (``TortureCollector``).
     /// - Returns: whether the client accepted it.
     @discardableResult
-    static func send(_ n: Int64, with client: HermesClient) -> Bool {
-        let meta: [String: JSONValue] = ["n": .int(n), "screen": "TortureViewController", "ms": .int(n % 700)]
+    static func send(_ n: Int64, with client: HermesClient, poisoned: Bool = false) -> Bool {
+        var meta: [String: JSONValue] = ["n": .int(n), "screen": "TortureViewController", "ms": .int(n % 700)]
+        if poisoned { meta[poisonField] = true }
         let outcome: SendOutcome
         switch n % 3 {
         case 0 where n % 30 == 0:
@@ -68,6 +70,9 @@ enum TortureScenario {
         await client.shutdown()
         return try rowsLeft(in: directory) == 0
     }
+
+    /// The meta field that marks a poisoned record.
+    static let poisonField = "poison"
 
     /// Rows left in the client's store at `directory`.
     static func rowsLeft(in directory: URL) throws -> Int {

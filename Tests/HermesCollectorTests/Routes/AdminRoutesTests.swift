@@ -18,6 +18,7 @@ struct AdminRoutesTests {
             #expect(try response.json() == [
                 "error": "unauthorized",
                 "reason": "this endpoint needs the admin token: Authorization: Bearer <token>",
+                "scope": "request",
             ])
             let config = try await client.execute(uri: HermesPath.config, method: .get)
             #expect(config.headers[.eTag] == "\"0\"")
@@ -74,6 +75,7 @@ struct AdminRoutesTests {
             #expect(try wrongType.json() == [
                 "error": "malformedConfiguration",
                 "reason": "configuration: namespaces.shop.maxItem must be a number",
+                "scope": "request",
             ])
             let config = try await client.execute(uri: HermesPath.config, method: .get)
             #expect(config.headers[.eTag] == "\"0\"")
@@ -90,7 +92,7 @@ struct AdminRoutesTests {
 
             let again = try await client.admin(Self.shopPath, method: .delete)
             #expect(again.status == .notFound)
-            #expect(try again.json() == ["error": "namespaceNotFound", "reason": "there is no namespace named shop"])
+            #expect(try again.json() == ["error": "namespaceNotFound", "reason": "there is no namespace named shop", "scope": "request"])
 
             let unauthorized = try await client.admin("/v1/admin/namespaces/hermes/config", method: .delete, token: nil)
             #expect(unauthorized.status == .unauthorized)

@@ -62,12 +62,12 @@ struct EventRoutesTests {
             #expect(json["events"] == [
                 [
                     "namespace": "shop", "reportID": "s1", "monitorType": "order", "createTime": 1000,
-                    "meta": ["REPORT_ID": "s1", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "CREATE_TIME": 1000],
+                    "meta": ["REPORT_ID": "s1", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 1000],
                     "payloadBytes": nil, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
                 ],
                 [
                     "namespace": "shop", "reportID": "s2", "monitorType": "order", "createTime": 2000,
-                    "meta": ["REPORT_ID": "s2", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "CREATE_TIME": 2000],
+                    "meta": ["REPORT_ID": "s2", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 2000],
                     "payloadBytes": 3, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
                 ],
             ])
@@ -104,7 +104,7 @@ struct EventRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.admin(HermesPath.events + query, method: .get)
             #expect(response.status == .badRequest)
-            #expect(try response.json() == ["error": "invalidQuery", "reason": .string(reason)])
+            #expect(try response.json() == ["error": "invalidQuery", "reason": .string(reason), "scope": "request"])
         }
     }
 

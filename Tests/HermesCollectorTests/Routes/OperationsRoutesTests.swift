@@ -20,10 +20,15 @@ struct OperationsRoutesTests {
         let fixture = try CollectorFixture()
         let format = try #require(try CollectorFixture.formats()["v2-gcm"])
         let body = try format.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("a"), try CollectorFixture.metaLine("b")]))
+        let withBadRecord = try format.encode(Packet(kind: .meta, metaLines: [
+            try CollectorFixture.metaLine("c"), try CollectorFixture.metaLine("d", extra: [RecordField.isBusiness: "yes"]),
+        ]))
         let text = try await fixture.test { client throws in
-            // Given one batch of two, the same batch again, one truncated body and one without an app key
+            // Given one batch of two, the same batch again, a batch with a bad record, one
+            // truncated body and one without an app key
             _ = try await client.upload(body, kind: .meta)
             _ = try await client.upload(body, kind: .meta)
+            _ = try await client.upload(withBadRecord, kind: .meta)
             _ = try await client.upload(Array(body.prefix(10)), kind: .meta)
             _ = try await client.upload(body, kind: .meta, appKey: nil)
             let response = try await client.execute(uri: "/metrics", method: .get)
@@ -34,15 +39,16 @@ struct OperationsRoutesTests {
         // Then every counter says so
         let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
         #expect(samples == [
-            "hermes_collector_records_stored_total 2",
+            "hermes_collector_records_stored_total 3",
             "hermes_collector_duplicates_dropped_total 2",
             "hermes_collector_rejects_total{reason=\"truncatedPacket\"} 1",
             "hermes_collector_rejects_total{reason=\"unauthorized\"} 1",
-            "hermes_collector_bytes_in_total \(2 * body.count + 10)",
-            "hermes_collector_batches_total{kind=\"meta\"} 2",
+            "hermes_collector_records_rejected_total{reason=\"invalidField\"} 1",
+            "hermes_collector_bytes_in_total \(2 * body.count + withBadRecord.count + 10)",
+            "hermes_collector_batches_total{kind=\"meta\"} 3",
             "hermes_collector_batches_total{kind=\"payload\"} 0",
         ])
         #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
-        #expect(fixture.metrics.snapshot.recordsStored == 2)
+        #expect(fixture.metrics.snapshot.recordsStored == 3)
     }
 }

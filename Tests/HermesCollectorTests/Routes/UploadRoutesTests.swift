@@ -16,7 +16,7 @@ struct UploadRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.upload(body, kind: .meta, version: format.version)
             #expect(response.status == .ok)
-            #expect(try response.json() == ["stored": 2, "duplicates": 0])
+            #expect(try response.json() == ["stored": 2, "duplicates": 0, "rejected": []])
         }
         let events = try await fixture.storedEvents()
         #expect(events.map(\.reportID) == ["r1", "r2"])
@@ -38,7 +38,7 @@ struct UploadRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.upload(try format.encode(packet), kind: .payload, version: format.version)
             #expect(response.status == .ok)
-            #expect(try response.json() == ["stored": 2, "duplicates": 0])
+            #expect(try response.json() == ["stored": 2, "duplicates": 0, "rejected": []])
         }
         let events = try await fixture.storedEvents()
         #expect(events.map(\.reportID) == ["crash-1", "crash-2"])
@@ -51,9 +51,9 @@ struct UploadRoutesTests {
         let v1 = try #require(try CollectorFixture.formats()["v1"])
         try await fixture.test { client throws in
             let first = try await client.upload(try v2.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("a")])), kind: .meta)
-            #expect(try first.json() == ["stored": 1, "duplicates": 0])
+            #expect(try first.json() == ["stored": 1, "duplicates": 0, "rejected": []])
             let second = try await client.upload(try v1.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("b")])), kind: .meta)
-            #expect(try second.json() == ["stored": 1, "duplicates": 0])
+            #expect(try second.json() == ["stored": 1, "duplicates": 0, "rejected": []])
         }
         #expect(try await fixture.storedEvents().count == 2)
     }
@@ -65,13 +65,13 @@ struct UploadRoutesTests {
         let body = try format.encode(Packet(kind: .meta, metaLines: lines))
         try await fixture.test { client throws in
             let first = try await client.upload(body, kind: .meta)
-            #expect(try first.json() == ["stored": 3, "duplicates": 0])
+            #expect(try first.json() == ["stored": 3, "duplicates": 0, "rejected": []])
             let resent = try await client.upload(body, kind: .meta)
             #expect(resent.status == .ok)
-            #expect(try resent.json() == ["stored": 0, "duplicates": 3])
+            #expect(try resent.json() == ["stored": 0, "duplicates": 3, "rejected": []])
             // A batch that overlaps the first stores only its new record
             let overlapping = try format.encode(Packet(kind: .meta, metaLines: [lines[2], try CollectorFixture.metaLine("r4")]))
-            #expect(try await client.upload(overlapping, kind: .meta).json() == ["stored": 1, "duplicates": 1])
+            #expect(try await client.upload(overlapping, kind: .meta).json() == ["stored": 1, "duplicates": 1, "rejected": []])
         }
         #expect(try await fixture.storedEvents().map(\.reportID) == ["r1", "r2", "r3", "r4"])
     }
@@ -87,6 +87,7 @@ struct UploadRoutesTests {
             #expect(try response.json() == [
                 "error": "unauthorized",
                 "reason": "uploads need a known app key in the X-Hermes-App-Key header",
+                "scope": "request",
             ])
         }
         #expect(try await fixture.storedEvents().isEmpty)
@@ -100,6 +101,7 @@ struct UploadRoutesTests {
             #expect(try response.json() == [
                 "error": "bodyTooLarge",
                 "reason": "the request body is larger than 64 bytes; send smaller batches",
+                "scope": "request",
             ])
             // Exactly at the limit is read (and refused for what it is, not for its size)
             let atLimit = try await client.upload(Array(repeating: 7, count: 64), kind: .meta, version: 2)

@@ -21,7 +21,7 @@ struct CollectorFixture {
 
     let storage: SQLiteCollectorStorage
     let metrics = CollectorMetrics()
-    let configuration: CollectorConfiguration
+    var configuration: CollectorConfiguration
 
     init(maxBodyBytes: Int = 4 << 20, storage: SQLiteCollectorStorage? = nil) throws {
         self.storage = try storage ?? .inMemory()
@@ -64,17 +64,16 @@ struct CollectorFixture {
         try await storage.events(EventQuery(limit: EventQuery.maximumLimit))
     }
 
-    /// A record's meta line with the fields the collector requires, plus `extra`.
+    /// A record's meta line with the fields the collector checks, plus `extra` (which wins).
     static func metaLine(
         _ reportID: String, namespace: String = namespace, type: String = "order", createTime: Int64 = 1_000,
         extra: [String: JSONValue] = [:]
     ) throws -> [UInt8] {
-        var object = extra
-        object[RecordField.reportID] = .string(reportID)
-        object[RecordField.namespace] = .string(namespace)
-        object[RecordField.monitorType] = .string(type)
-        object[RecordField.createTime] = .int(createTime)
-        return try JSONValue.object(object).jsonBytes()
+        let checked: [String: JSONValue] = [
+            RecordField.reportID: .string(reportID), RecordField.namespace: .string(namespace), RecordField.monitorType: .string(type),
+            RecordField.createTime: .int(createTime), RecordField.isBusiness: .bool(namespace != "hermes"),
+        ]
+        return try JSONValue.object(checked.merging(extra) { _, extra in extra }).jsonBytes()
     }
 }
 

@@ -27,12 +27,22 @@ struct MetaEncoderTests {
                 isBusiness: round % 2 == 0, namespace: "JZ"
             )
 
-            let (bytes, createTime) = try encoder.encode(user: user, varying: varying, type: type)
+            let bytes = try encoder.encode(user: user, varying: varying, type: type)
 
             let merged = RecordMeta.merge(user: user, common: encoder.common(varying), type: type)
             #expect(String(decoding: bytes, as: UTF8.self) == (try JSONValue.object(merged).jsonString()), "meta \(user)")
-            #expect(createTime == merged[RecordField.createTime]?.intValue ?? varying.createTime)
+            #expect(merged[RecordField.createTime] == .int(varying.createTime))
         }
+    }
+
+    @Test func aValueTheCollectorCouldNotReadBackIsAnError() throws {
+        let encoder = MetaEncoder(constant: Self.constant)
+        let varying = MetaEncoder.Varying(reportID: "r", createTime: 1, monitorType: "appLag", isBusiness: false, namespace: "hermes")
+        let deep = (0..<63).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
+        #expect(throws: HermesWireError.self) { try encoder.encode(user: ["x": deep], varying: varying, type: "appLag") }
+        #expect(throws: HermesWireError.self) { try encoder.encode(user: ["APP_NAME": deep], varying: varying, type: "appCrash") }
+        let deepest = (0..<62).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
+        #expect(try JSONValue(parsing: encoder.encode(user: ["x": deepest], varying: varying, type: "appLag"))["x"] == deepest)
     }
 
     @Test func aNonFiniteNumberIsAnError() {

@@ -49,19 +49,34 @@ struct SendChecksTests {
         #expect(try harness.rows("meta").count == kept + 1)
     }
 
-    @Test func metaAndPayloadSizeLimitsApply() async throws {
+    @Test func metaAndStoredSizeLimitsApply() async throws {
+        // Given a namespace that accepts 2,048 meta bytes and stores records of 1,048 bytes
         let harness = Harness()
         var small = Harness.jz
-        small.maxMetaKByte = 1
-        small.maxBodyMByte = 0.001  // 1,048 bytes
+        small.maxMetaKByte = 2
+        small.maxBodyMByte = 0.001
         let client = try harness.client(defaults: ["JZ": small])
-        #expect(client.send(type: "pay", prefix: "JZ", meta: ["blob": .string(String(repeating: "x", count: 1_100))]).code == .metaTooLarge)
-        #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_049)).code == .payloadTooLarge)
-        #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_048)).isAccepted)
+        let probe = try #require(client.send(type: "pay", prefix: "JZ", meta: ["a": 1]).reportID)
+        try await client.flush()
+        let metaSize = try #require(try harness.rows("meta").first?["size"] as Int?)
+
+        // When records around each limit are sent
+        let overMeta = client.send(type: "pay", prefix: "JZ", meta: ["blob": .string(String(repeating: "x", count: 2_100))])
+        let overStoredMetaOnly = client.send(type: "pay", prefix: "JZ", meta: ["blob": .string(String(repeating: "x", count: 1_200))])
+        let overStored = client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_048 - metaSize + 1))
+        let fits = client.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 1_048 - metaSize))
         try await client.flush()
         await client.shutdown()
-        #expect(try harness.rows("payload").count == 1)
-        #expect(try harness.rows("meta").isEmpty)
+
+        // Then the meta over maxMetaKByte, and the records whose meta plus payload pass
+        // maxBodyMByte, are refused; the one that fits exactly is stored
+        #expect(overMeta.code == .metaTooLarge)
+        #expect(overStoredMetaOnly.code == .metaTooLarge)
+        #expect(overStored.code == .payloadTooLarge)
+        #expect(overStored.error?.message == "record of type pay is 1049 bytes (meta \(metaSize) + payload \(1_048 - metaSize + 1)); namespace JZ stores records of at most 1048 bytes (maxBodyMByte)")
+        #expect(fits.isAccepted)
+        #expect(try harness.rows("payload").map { $0["size"] as Int } == [1_048])
+        #expect(try harness.rows("meta").map { $0["report_id"] as String } == [probe])
     }
 
     @Test func recordsGoToTheirTableWithTheirSizeAndCommonFields() async throws {
@@ -109,18 +124,21 @@ struct SendChecksTests {
         #expect(UUID(uuidString: ids[0]?.stringValue ?? "") != nil)
     }
 
-    @Test func aCrashKeepsTheFactsOfTheRunThatCrashed() async throws {
+    @Test func aCrashKeepsTheFactsOfTheRunThatCrashedButNotTheCheckedFields() async throws {
         let harness = Harness()
         let client = try harness.client()
-        client.send(type: "appCrash", meta: ["APP_VERSION": "1.1.0", "CREATE_TIME": 1_000, "REPORT_ID": "forged"], payload: Data("s".utf8))
+        client.send(type: "appCrash", meta: [
+            "APP_VERSION": "1.1.0", "CREATE_TIME": "yesterday", "REPORT_ID": "forged", "IS_BIZ": "no", "NAMESPACE": "JZ", "MONITOR_TYPE": "x",
+        ], payload: Data("s".utf8))
         client.send(type: "appLag", meta: ["APP_VERSION": "1.1.0", "CREATE_TIME": 1_000])
         try await client.flush()
         await client.shutdown()
         let crash = try #require(try harness.metas("payload").first)
         #expect(crash["APP_VERSION"] == "1.1.0")
-        #expect(crash["CREATE_TIME"] == 1_000)
+        #expect(crash["CREATE_TIME"] == .int(harness.now))
         #expect(crash["REPORT_ID"] != "forged")
-        #expect(try harness.rows("payload").first?["created_time"] as Int64? == 1_000)
+        #expect(crash["IS_BIZ"] == false && crash["NAMESPACE"] == "hermes" && crash["MONITOR_TYPE"] == "appCrash")
+        #expect(try harness.rows("payload").first?["created_time"] as Int64? == harness.now)
         let lag = try #require(try harness.metas("meta").first)
         #expect(lag["APP_VERSION"] == "1.2.0")
         #expect(lag["CREATE_TIME"] == .int(harness.now))

@@ -31,6 +31,27 @@ struct EvictionTests {
         #expect(try harness.rows("meta").map { $0["monitor_type"] as String } == ["appBoot"])
     }
 
+    @Test func aBusinessNamespacesCrashRowsGoLastToo() async throws {
+        // Given 10 JZ crashes (JZ-appCrash) then 100 payments
+        let harness = Harness()
+        let client = try harness.client()
+        let records = (0..<110).map { index in
+            PendingRecord(reportID: "r-\(index)", namespace: "JZ", monitorType: index < 10 ? "JZ-appCrash" : "JZ-pay", isBusiness: true,
+                          createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8), payload: nil)
+        }
+
+        // When the store evicts down to 100
+        let evicted = try await client.writer.perform { store in
+            try store.insert(records)
+            return try store.evict(namespace: "JZ", limit: 100)
+        }
+        await client.shutdown()
+
+        // Then the oldest payments went and every crash stayed
+        #expect(evicted == 100)
+        #expect(try harness.rows("meta").map { $0["monitor_type"] as String } == Array(repeating: "JZ-appCrash", count: 10))
+    }
+
     @Test func whenOnlyCrashesAreLeftTheOldestCrashesGo() async throws {
         let harness = Harness()
         var capped = NamespaceConfiguration.hermesDefault

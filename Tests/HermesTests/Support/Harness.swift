@@ -49,7 +49,8 @@ final class Harness: Sendable {
         configURL: URL? = nil,
         transport: (any Transport)? = nil,
         memoryBufferLimit: Int = 10_000,
-        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered)
+        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered),
+        startDelay: Duration = .seconds(3)
     ) -> HermesClient.Configuration {
         HermesClient.Configuration(
             storageDirectory: directory,
@@ -60,6 +61,7 @@ final class Harness: Sendable {
             namespaceDefaults: defaults,
             memoryBufferLimit: memoryBufferLimit,
             device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"),
+            uploadStartDelay: startDelay,
             networkMonitor: network,
             transport: transport ?? self.transport,
             clock: clock,
@@ -74,11 +76,12 @@ final class Harness: Sendable {
         configURL: URL? = nil,
         memoryBufferLimit: Int = 10_000,
         transport: (any Transport)? = nil,
-        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered)
+        network: any NetworkMonitor = StaticNetworkMonitor(.unmetered),
+        startDelay: Duration = .seconds(3)
     ) throws -> HermesClient {
         try HermesClient(
             configuration: configuration(version: version, defaults: defaults, configURL: configURL, transport: transport,
-                                         memoryBufferLimit: memoryBufferLimit, network: network),
+                                         memoryBufferLimit: memoryBufferLimit, network: network, startDelay: startDelay),
             logger: Logger(label: "hermes.tests")
         )
     }
@@ -100,6 +103,13 @@ final class Harness: Sendable {
         let queue = try DatabaseQueue(path: databasePath)
         defer { try? queue.close() }
         return try queue.read(body)
+    }
+
+    /// Changes the store's file directly, as another process would.
+    func write(_ body: (Database) throws -> Void) throws {
+        let queue = try DatabaseQueue(path: databasePath)
+        defer { try? queue.close() }
+        try queue.write(body)
     }
 
     /// The rows of `table`, oldest first; none when the client never created its store.

@@ -14,6 +14,7 @@ struct BatchAssemblyTests {
         let harness = Harness()
         let collector = FakeCollector()
         let client = try harness.client(defaults: ["hermes": Harness.quietHermes], transport: collector.transport)
+        client.start()
         let stack = Data("stack".utf8)
         let lagWithDump1 = client.send(type: "appLag", meta: ["n": 1], payload: stack).reportID
         let lag1 = client.send(type: "appLag", meta: ["n": 2]).reportID
@@ -38,12 +39,35 @@ struct BatchAssemblyTests {
         #expect(collector.requests.map(\.monitorTypes) == [["appCrash", "appCrash", "appLag", "appLag"], ["appCrash", "appLag", "appLag"]])
     }
 
+    @Test func aBusinessNamespacesCrashRowsGoFirstToo() async throws {
+        // Given a JZ namespace that monitors crashes (stored as JZ-appCrash) between payments
+        let harness = Harness()
+        let collector = FakeCollector()
+        let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "appCrash")])
+        let client = try harness.quietClient(jz: jz, transport: collector.transport)
+        client.start()
+        let pay1 = client.send(type: "pay", prefix: "JZ", meta: ["n": 1]).reportID
+        let crash = client.send(type: "appCrash", prefix: "JZ", meta: ["n": 2]).reportID
+        let pay2 = client.send(type: "pay", prefix: "JZ", meta: ["n": 3]).reportID
+        try await client.flush()
+
+        // When upload() is called
+        let summary = await client.upload()["JZ"]
+        await client.shutdown()
+
+        // Then the crash leads the batch
+        #expect(summary?.recordsSent == 3)
+        #expect(collector.requests.map(\.reportIDs) == [[crash, pay1, pay2].compactMap { $0 }])
+        #expect(collector.requests.map(\.monitorTypes) == [["JZ-appCrash", "JZ-pay", "JZ-pay"]])
+    }
+
     @Test func aBatchHoldsAtMostMaxItemRows() async throws {
         let harness = Harness()
         let collector = FakeCollector()
         var jz = Harness.jz
         jz.maxItem = 3
         let client = try harness.quietClient(jz: jz, transport: collector.transport)
+        client.start()
         let ids = (0..<7).compactMap { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
         try await client.flush()
 
@@ -74,6 +98,7 @@ struct BatchAssemblyTests {
             // 503 leaves the rows pending for the next client.
             collector.answer.withLock { $0 = { _, _ in TransportResponse(status: 503) } }
             let client = try harness.quietClient(jz: jz, transport: collector.transport)
+            client.start()
             #expect(client.configuration(for: "JZ")?.maxBodyBytes == limit)
             await client.upload()
             await client.shutdown()
@@ -91,6 +116,7 @@ struct BatchAssemblyTests {
         let collector = FakeCollector()
         let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay", isUploadPayload: true), MonitorItem(type: "view")])
         let client = try harness.quietClient(jz: jz, transport: collector.transport)
+        client.start()
         let receipt = client.send(type: "pay", prefix: "JZ", meta: ["amount": 1], payload: Data(repeating: 7, count: 1_000)).reportID
         let screenshot = client.send(type: "view", prefix: "JZ", meta: ["screen": "home"], payload: Data(repeating: 9, count: 500)).reportID
         try await client.flush()
@@ -121,6 +147,7 @@ struct BatchAssemblyTests {
         var jz = Harness.jz
         jz.maxBodyMByte = 4_096 / 1_048_576
         let client = try harness.quietClient(jz: jz, transport: collector.transport)
+        client.start()
         let summary = await client.upload()["JZ"]
         let diagnostics = client.diagnostics()
         await client.shutdown()

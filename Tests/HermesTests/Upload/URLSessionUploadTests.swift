@@ -32,6 +32,7 @@ struct URLSessionUploadTests {
             var configuration = harness.configuration(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], transport: URLSessionTransport())
             configuration.collectorURL = URL(string: "http://127.0.0.1:\(port)")
             let client = try HermesClient(configuration: configuration)
+            client.start()
             let hermesIDs = [
                 client.send(type: "appCrash", meta: ["signal": "SIGSEGV"], payload: Data(repeating: 0x41, count: 3_000)).reportID,
                 client.send(type: "appLag", meta: ["ms": 420]).reportID,

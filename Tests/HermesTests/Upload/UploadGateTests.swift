@@ -32,6 +32,7 @@ struct UploadGateTests {
         var jz = Harness.jz
         jz.isUpload = false
         let client = try harness.quietClient(jz: jz, transport: collector.transport)
+        client.start()
         try await Self.sendPayments(client, count: 3)
 
         // When upload() is called
@@ -49,6 +50,7 @@ struct UploadGateTests {
         let harness = Harness()
         let collector = FakeCollector()
         let client = try harness.client(transport: collector.transport, network: StaticNetworkMonitor(.unreachable))
+        client.start()
         try await Self.sendPayments(client, count: 2)
 
         let summaries = await client.upload()
@@ -64,6 +66,7 @@ struct UploadGateTests {
         let harness = Harness()
         let collector = FakeCollector()
         let client = try harness.quietClient(jz: Self.meteredJZ, transport: collector.transport, network: StaticNetworkMonitor(.metered))
+        client.start()
         try await Self.sendPayments(client, count: 40)
 
         // When upload() is called
@@ -89,6 +92,7 @@ struct UploadGateTests {
         let collector = FakeCollector()
         collector.answer.withLock { $0 = { _, _ in TransportResponse(status: 500) } }
         let client = try harness.quietClient(jz: Self.meteredJZ, transport: collector.transport, network: StaticNetworkMonitor(.metered))
+        client.start()
         try await Self.sendPayments(client, count: 4)
 
         // When upload() is called
@@ -109,6 +113,7 @@ struct UploadGateTests {
         let harness = Harness()
         let firstCollector = FakeCollector()
         let first = try harness.quietClient(jz: Self.meteredJZ, transport: firstCollector.transport, network: StaticNetworkMonitor(.metered))
+        first.start()
         try await Self.sendPayments(first, count: 40)
         let used = await first.upload()["JZ"]
         await first.shutdown()
@@ -116,6 +121,7 @@ struct UploadGateTests {
         // When a new client on the same folder uploads at once, 1 ms before 24 h, and at 24 h
         let collector = FakeCollector()
         let client = try harness.quietClient(jz: Self.meteredJZ, transport: collector.transport, network: StaticNetworkMonitor(.metered))
+        client.start()
         let atOnce = await client.upload()["JZ"]
         harness.advanceWallClock(by: TrafficWindow.length - 1)
         let justBefore = await client.upload()["JZ"]
@@ -142,6 +148,7 @@ struct UploadGateTests {
         let network = ManualNetworkMonitor(.metered)
         let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view", onlyWifi: true)])
         let client = try harness.quietClient(jz: jz, transport: collector.transport, network: network)
+        client.start()
         for index in 0..<2 {
             client.send(type: "view", prefix: "JZ", meta: ["screen": .int(Int64(index))])
             client.send(type: "pay", prefix: "JZ", meta: ["amount": .int(Int64(index))])

@@ -120,6 +120,7 @@ struct UploadTriggerTests {
         jz.flushCount = 10
         let client = try harness.quietClient(jz: jz, transport: collector.transport)
         var events = client.engine.events.makeAsyncIterator()
+        client.start()
         for index in 0..<9 { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64(index))]) }
         try await client.flush()
 
@@ -193,6 +194,7 @@ struct UploadTriggerTests {
         earlier.send(type: "pay", prefix: "XY", meta: ["amount": 1])
         await earlier.shutdown()
         let client = try harness.quietClient(transport: collector.transport)
+        client.start()
         client.send(type: "pay", prefix: "JZ", meta: ["amount": 2])
         client.send(type: "appLag", meta: ["ms": 300])
         try await client.flush()
@@ -206,5 +208,56 @@ struct UploadTriggerTests {
         #expect(summaries.mapValues(\.recordsSent) == ["hermes": 1, "JZ": 1, "XY": 0])
         #expect(summaries["JZ"]?.requests == 1 && summaries["XY"]?.requests == 0)
         #expect(try harness.rows("meta").map { $0["namespace"] as String } == ["XY"])
+    }
+
+    @Test func noUploadRoundRunsBeforeStart() async throws {
+        // Given a client not started, whose crash is realtime and whose every commit reaches flushCount
+        let harness = Harness()
+        let collector = FakeCollector()
+        var eager = NamespaceConfiguration.hermesDefault
+        eager.flushCount = 1
+        let client = try harness.client(defaults: ["hermes": eager], transport: collector.transport)
+        let crash = try #require(client.send(type: "appCrash", meta: ["signal": "SIGABRT"], payload: Data("stack".utf8)).reportID)
+        try await client.flush()
+
+        // When upload() is called before start(), then after it
+        let before = await client.upload()
+        let requestsBefore = collector.requests.count
+        client.start()
+        let after = await client.upload()
+        await client.shutdown()
+        var triggers: [UploadEvent] = []
+        for await event in client.engine.events where event.finishedSummary == nil { triggers.append(event) }
+
+        // Then nothing ran before start (not the realtime or flushCount trigger either), and
+        // the upload after it delivered the crash
+        #expect(before.mapValues(\.outcome) == ["hermes": .notStarted])
+        #expect(requestsBefore == 0)
+        #expect(triggers.isEmpty)
+        #expect(after["hermes"]?.recordsSent == 1)
+        #expect(collector.storedIDs("hermes") == [crash])
+    }
+
+    @Test func uploadRightAfterStartWaitsForHousekeepingAndSendsRowsAnEarlierRunLeftInFlight() async throws {
+        // Given rows an earlier run claimed for a batch and never finished (the app died)
+        let harness = Harness()
+        let collector = FakeCollector()
+        let earlier = try harness.quietClient(transport: collector.transport)
+        let ids = (0..<4).compactMap { earlier.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
+        await earlier.shutdown()
+        let queue = try DatabaseQueue(path: harness.databasePath)
+        try await queue.write { try $0.execute(sql: "UPDATE meta SET state = 1, batch_id = 'died'") }
+        try queue.close()
+
+        // When a new client starts and uploads at once
+        let client = try harness.quietClient(transport: collector.transport)
+        client.start()
+        let summary = await client.upload()["JZ"]
+        await client.shutdown()
+
+        // Then the round ran after housekeeping put them back to pending, and sent them all
+        #expect(summary?.recordsSent == 4)
+        #expect(collector.storedIDs("JZ") == Set(ids))
+        #expect(try harness.rows("meta").isEmpty)
     }
 }

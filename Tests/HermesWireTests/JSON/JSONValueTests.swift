@@ -37,6 +37,18 @@ struct JSONValueTests {
         expectWireError(.nonFiniteNumber) { try JSONValue.object(["deep": [1, .double(number)]]).jsonBytes() }
     }
 
+    @Test func theEncoderWritesNothingDeeperThanTheParserReads() throws {
+        func nested(_ levels: Int) -> JSONValue {
+            (0..<levels).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
+        }
+        // 63 arrays around a number: the number sits at depth 63, the deepest the parser reads.
+        let deepest = try nested(63).jsonBytes()
+        #expect(try JSONValue(parsing: deepest) == nested(63))
+        expectWireError(.invalidJSON) { try JSONValue(parsing: Array("[".utf8) + deepest + Array("]".utf8)) }
+        expectWireError(.nestingTooDeep) { try nested(64).jsonBytes() }
+        expectWireError(.nestingTooDeep) { try JSONValue.object(["meta": nested(63)]).jsonBytes() }
+    }
+
     @Test func parsingRoundTripsEncodedValues() throws {
         let value: JSONValue = [
             "int": 9_007_199_254_740_993, "negative": -3, "double": 1.25, "exp": 1e-7,

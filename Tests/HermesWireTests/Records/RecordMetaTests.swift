@@ -16,19 +16,22 @@ struct RecordMetaTests {
         #expect(merged.count == common.count + 1)
     }
 
-    @Test func callerFieldsWinForAppCrash() {
-        let user: [String: JSONValue] = ["APP_VERSION": "1.0", "CREATE_TIME": 1_000, "OS_VERSION": "17.0", "signal": "SIGSEGV"]
+    @Test func callerFieldsWinForAppCrashExceptTheCheckedOnes() {
+        let user: [String: JSONValue] = ["APP_VERSION": "1.0", "CREATE_TIME": "yesterday", "OS_VERSION": "17.0", "signal": "SIGSEGV"]
         let merged = RecordMeta.merge(user: user, common: common, type: MonitorType.appCrash)
         #expect(merged["APP_VERSION"] == "1.0")
-        #expect(merged["CREATE_TIME"] == 1_000)
         #expect(merged["OS_VERSION"] == "17.0")
         #expect(merged["signal"] == "SIGSEGV")
+        #expect(merged["CREATE_TIME"] == 2_000)
     }
 
-    @Test func identityFieldsComeFromHermesEvenForAppCrash() {
-        let user: [String: JSONValue] = ["REPORT_ID": "forged", "NAMESPACE": "JZ", "MONITOR_TYPE": "x", "IS_BIZ": true]
+    @Test func checkedFieldsComeFromHermesEvenForAppCrash() {
+        let user: [String: JSONValue] = [
+            "REPORT_ID": "forged", "NAMESPACE": "JZ", "MONITOR_TYPE": "x", "IS_BIZ": "yes", "CREATE_TIME": 1.5,
+        ]
         let merged = RecordMeta.merge(user: user, common: common, type: MonitorType.appCrash)
-        for field in RecordField.identity {
+        #expect(RecordCheck.checkedFields == ["REPORT_ID", "NAMESPACE", "MONITOR_TYPE", "IS_BIZ", "CREATE_TIME"])
+        for field in RecordCheck.checkedFields {
             #expect(merged[field] == common[field], "\(field)")
         }
     }

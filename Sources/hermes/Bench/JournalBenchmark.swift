@@ -1,0 +1,63 @@
+import Foundation
+import Hermes
+import HermesWire
+import Logging
+
+/// `hermes bench journal`: the cost of one append to the crash-proof journal (the part of
+/// `send` that makes a record safe), and how long a new process takes to recover 100,000
+/// records a killed one left in its journal (`start()` to `flush()` returning, every record
+/// in the store).
+struct JournalBenchmark {
+    var records = 100_000
+    var runs = 3
+
+    func run() async throws -> BenchReport {
+        var appendRuns: [[Double]] = []
+        var recoveries: [Double] = []
+        for _ in 0..<runs {
+            let (latencies, recovery) = try await once()
+            appendRuns.append(latencies.sorted())
+            recoveries.append(recovery)
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func percentile(_ p: Double) -> Double {
+            median(appendRuns.map { $0[min($0.count - 1, Int(Double($0.count) * p))] })
+        }
+        var report = BenchReport()
+        report.add("append_p50_ns", percentile(0.50), "journal append p50 (ns), ~400-byte meta")
+        report.add("append_p99_ns", percentile(0.99), "journal append p99 (ns)")
+        report.add("append_p999_ns", percentile(0.999), "journal append p99.9 (ns)")
+        report.add("recovery_100k_s", median(recoveries), "recover \(records) records left by a killed process (s)")
+        report.add("recovery_records_per_s", Double(records) / median(recoveries), "recovered records/s")
+        return report
+    }
+
+    /// One run: fill a journal and abandon it, then time a client recovering it.
+    private func once() async throws -> ([Double], Double) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-journal-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let metas = (0..<records).map { index in
+            try! JSONValue.object(StoreBenchmark.meta(index).merging(["padding": .string(String(repeating: "p", count: 240))]) { $1 }).jsonBytes()
+        }
+        let latencies = JournalProbe.appendAndAbandon(storageDirectory: directory, namespace: StoreBenchmark.namespace, metas: metas)
+
+        let client = try HermesClient(
+            configuration: .init(
+                storageDirectory: directory,
+                app: .init(name: "Bench", version: "1.0.0", build: "1"),
+                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
+                namespaceDefaults: [StoreBenchmark.namespace: StoreBenchmark.benchConfiguration]
+            ),
+            logger: Logger(label: "hermes.bench")
+        )
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure {
+            client.start()
+            try await client.flush()
+        }
+        await client.shutdown()
+        let rows = try StoreInspector.inspect(storageDirectory: directory).groups.reduce(0) { $0 + $1.rows }
+        precondition(rows == records, "recovered \(rows) of \(records) records")
+        return (latencies, elapsed.seconds)
+    }
+}
