@@ -20,10 +20,6 @@ struct BurstChildCommand: AsyncParsableCommand {
         case reached, sent
     }
 
-    /// The loss reason of records the client found torn at recovery, read by name so that
-    /// this builds before the reason exists.
-    static let tornReason = "torn"
-
     @OptionGroup var app: TortureAppOptions
 
     @Option(help: "The send map file to create (one byte per record).")
@@ -53,7 +49,8 @@ struct BurstChildCommand: AsyncParsableCommand {
             // Whatever recovery handed the writer is in the store before the store is read.
             try await client.flush()
             let emptied = try await TortureScenario.drain(client, storage: app.storageURL)
-            print("\(Self.tornReason) \(client.diagnostics().lost(reasonNamed: Self.tornReason))")
+            let torn = client.diagnostics().losses.values.reduce(0) { $0 + ($1[.torn] ?? 0) }
+            print("\(LossReason.torn.name) \(torn)")
             guard emptied else { throw ExitCode(1) }
             return
         }
@@ -74,7 +71,7 @@ struct BurstChildCommand: AsyncParsableCommand {
     static func torn(in lines: [String]) -> Int {
         lines.lazy.compactMap { line in
             let words = line.split(separator: " ")
-            return words.count == 2 && words[0] == tornReason ? Int(words[1]) : nil
+            return words.count == 2 && words[0] == LossReason.torn.name ? Int(words[1]) : nil
         }.first ?? 0
     }
 
