@@ -84,9 +84,27 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // What the benchmarks and burst harnesses share: the workload, resident memory.
+        .target(
+            name: "HermesBenchKit",
+            dependencies: [
+                "Hermes",
+                "HermesWire",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // An app-sized process (only the SDK linked) for the memory figure of `hermes bench store`.
+        .executableTarget(
+            name: "hermes-burst-probe",
+            dependencies: ["Hermes", "HermesBenchKit"],
+            path: "Sources/HermesBurstProbe"
+        ),
         .executableTarget(
             name: "hermes",
             dependencies: [
+                "HermesBenchKit",
+                // Built with `hermes` so that `swift run hermes bench store` finds it beside it.
+                "hermes-burst-probe",
                 "HermesWire",
                 "Hermes",
                 "HermesCollector",

@@ -26,7 +26,7 @@ final class Journal: @unchecked Sendable {
         /// Records held in memory when the journal cannot take them.
         var memoryLimit = 10_000
         var minSpares = 2
-        var maxSpares = 8
+        var maxSpares = 4
     }
 
     /// What ``append(_:)`` did with a record.

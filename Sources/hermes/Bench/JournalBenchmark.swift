@@ -1,5 +1,6 @@
 import Foundation
 import Hermes
+import HermesBenchKit
 import HermesWire
 
 /// `hermes bench journal`: the cost of one append to the crash-proof journal (the part of
@@ -37,9 +38,9 @@ struct JournalBenchmark {
         let metas = (0..<records).map { index in
             try! JSONValue.object(StoreBenchmark.meta(index).merging(["padding": .string(String(repeating: "p", count: 240))]) { $1 }).jsonBytes()
         }
-        let latencies = JournalProbe.appendAndAbandon(storageDirectory: directory, namespace: StoreBenchmark.namespace, metas: metas)
+        let latencies = JournalProbe.appendAndAbandon(storageDirectory: directory, namespace: BenchWorkload.namespace, metas: metas)
 
-        let client = try StoreBenchmark.client(directory: directory)
+        let client = try BenchWorkload.client(directory: directory)
         let clock = ContinuousClock()
         let elapsed = try await clock.measure {
             client.start()

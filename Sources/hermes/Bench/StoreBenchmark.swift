@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Hermes
+import HermesBenchKit
 import HermesWire
 import Logging
 
@@ -9,14 +10,12 @@ import Logging
 /// resident memory of a burst. Each figure is the median of ``runs`` runs, taken in turn so
 /// that a drift of the machine's speed touches them all alike.
 struct StoreBenchmark {
-    var calls = 200_000
+    /// The burst of the crash-proof send issue: 100,000 records, as fast as one or four callers can (a
+    /// 200,000-record burst outruns the store by more than the journal's 64 MiB default).
+    var calls = 100_000
     var runs = 3
     var burstRecords = 100_000
 
-    static let namespace = "bench"
-    static let benchConfiguration = NamespaceConfiguration(
-        monitorList: [MonitorItem(type: "appLag")], maxCacheCount: 1_000_000
-    )
 
     func run() async throws -> BenchReport {
         var singles: [ClientRun] = []
@@ -54,19 +53,6 @@ struct StoreBenchmark {
         return report
     }
 
-    /// A client storing in `directory` with the bench namespace, and no collector.
-    static func client(directory: URL) throws -> HermesClient {
-        try HermesClient(
-            configuration: .init(
-                storageDirectory: directory,
-                app: .init(name: "Bench", version: "1.0.0", build: "1"),
-                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
-                namespaceDefaults: [namespace: benchConfiguration]
-            ),
-            logger: Logger(label: "hermes.bench")
-        )
-    }
-
     struct ClientRun {
         var latencies: [Double]  // µs, sorted
         var durableRate: Double
@@ -82,7 +68,7 @@ struct StoreBenchmark {
     private func measureClient(callers: Int, keepingRows: Bool = false) async throws -> ClientRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = try Self.client(directory: directory)
+        let client = try BenchWorkload.client(directory: directory)
         let perCaller = calls / callers
         let clock = ContinuousClock()
         let start = clock.now
@@ -92,7 +78,7 @@ struct StoreBenchmark {
             for index in 0..<perCaller {
                 let meta = Self.meta(caller * perCaller + index)
                 let before = clock.now
-                let outcome = client.send(type: "appLag", prefix: Self.namespace, meta: meta)
+                let outcome = client.send(type: "appLag", prefix: BenchWorkload.namespace, meta: meta)
                 let elapsed = before.duration(to: clock.now)
                 precondition(outcome.isAccepted, "bench record rejected: \(outcome)")
                 latencies.append(Double(elapsed.components.attoseconds) * 1e-12 + Double(elapsed.components.seconds) * 1e6)
@@ -170,18 +156,28 @@ struct StoreBenchmark {
         var peak: Double
     }
 
-    /// Runs ``BenchBurstChildCommand`` in a fresh `hermes` process: a process of its own keeps
-    /// the heap the other measurements leave behind (freed, but still resident) out of the
-    /// figure, and measures what an app sending the burst would see.
+    /// Runs `hermes-burst-probe` (an executable that links only the SDK, beside `hermes`): an
+    /// app-sized process of its own, whose figure neither the CLI's own code (NIO, the
+    /// collector) nor the heap the other measurements leave behind can inflate.
     private func burstMemory() async throws -> BurstMemory {
-        let executable = try ChildProcess.hermesExecutable()
+        let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-burst-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let arguments = ["bench-burst-child", "--storage", directory.path, "--records", String(burstRecords)]
+        let arguments = ["--storage", directory.path, "--records", String(burstRecords)]
         let exit = try await onThread { try ChildProcess(executable: executable, arguments: arguments).wait(timeout: .seconds(600)) }
-        guard exit.status == 0, let memory = BenchBurstChildCommand.memory(in: exit.lines) else {
+        guard exit.status == 0, let memory = Self.memory(in: exit.lines) else {
             throw RunFailure("the burst process ended with status \(exit.status) and printed no memory figures")
         }
         return memory
+    }
+
+    /// The figures of the probe's `rss <start> <peak>` line (a negative start: unknown).
+    static func memory(in lines: [String]) -> BurstMemory? {
+        for line in lines {
+            let words = line.split(separator: " ")
+            guard words.count == 3, words[0] == "rss", let start = Double(words[1]), let peak = Double(words[2]) else { continue }
+            return BurstMemory(start: start < 0 ? nil : start, peak: peak)
+        }
+        return nil
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hermes
+import HermesBenchKit
 
 /// `hermes torture burst-child`: the app that `hermes torture burst` kills. It sends its
 /// records as fast as it can on one thread, marks in a ``SendMap`` what each `send` returned,
@@ -57,7 +58,7 @@ struct BurstChildCommand: AsyncParsableCommand {
         try await onThread { [marks, first, records, announceAfter] in
             let map = try SendMap(creatingAt: marks!, count: records)
             for index in 0..<records {
-                let outcome = client.send(type: "appLag", meta: SampleRecords.burstEvent(first + Int64(index)))
+                let outcome = client.send(type: "appLag", meta: BenchWorkload.burstEvent(first + Int64(index)))
                 map.mark(index, outcome.isAccepted ? .accepted : .rejected)
                 if index + 1 == announceAfter { Self.announce(.reached) }
             }

@@ -8,9 +8,9 @@ import Darwin
 /// The process's resident memory: now, and at its peak. On Linux from `/proc/self/status`
 /// (`VmRSS`, `VmHWM`), whose peak ``resetPeak()`` can start over; elsewhere the peak is the
 /// process's whole-life maximum from `getrusage` and the current size is unknown.
-enum ResidentMemory {
+public enum ResidentMemory {
     /// Resident bytes now, or `nil` where unknown.
-    static var current: Int? {
+    public static var current: Int? {
         #if os(Linux)
         status("VmRSS")
         #else
@@ -19,7 +19,7 @@ enum ResidentMemory {
     }
 
     /// The most resident bytes since the process started or ``resetPeak()`` was called.
-    static var peak: Int? {
+    public static var peak: Int? {
         #if os(Linux)
         return status("VmHWM")
         #else
@@ -31,7 +31,7 @@ enum ResidentMemory {
 
     /// Makes ``peak`` start over from the current size (Linux: writes `5` to
     /// `/proc/self/clear_refs`); does nothing elsewhere.
-    static func resetPeak() {
+    public static func resetPeak() {
         #if os(Linux)
         let descriptor = open("/proc/self/clear_refs", O_WRONLY)
         guard descriptor >= 0 else { return }
