@@ -204,7 +204,8 @@ public final class HermesClient: Sendable {
         if lifecycle.load(ordering: .acquiring) == .shutDown { return reject(HermesError(.shutDown, "the client was shut down"), input) }
         let configuration = configurations.configuration(for: input.namespace)
         let draw = random.nextUnit()
-        let result = builder.build(input, configuration: configuration, draw: { draw }, now: self.configuration.wallClock(), reportID: reportIDs.next())
+        let now = self.configuration.wallClock()
+        let result = builder.build(input, configuration: configuration, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now))
         switch result {
         case .failure(let error):
             return reject(error, input)

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Logging
 
 /// What `hermes bench journal` measures of the journal, reachable from the package's CLI
@@ -9,10 +9,12 @@ package enum JournalProbe {
     /// would: nothing read, nothing closed.
     /// - Returns: each append's duration in nanoseconds, in call order.
     package static func appendAndAbandon(storageDirectory: URL, namespace: String, metas: [[UInt8]]) -> [Double] {
+        let ids = ReportIDGenerator()
         let records = metas.map { meta in
-            PendingRecord(
-                reportID: UUID().uuidString, namespace: namespace, monitorType: "\(namespace)-appLag", isBusiness: true,
-                createdTime: Int64(Date().timeIntervalSince1970 * 1000), appVersion: "1.0.0", meta: meta, payload: nil
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            return PendingRecord(
+                reportID: ids.next(milliseconds: now), namespace: namespace, monitorType: "\(namespace)-appLag", isBusiness: true,
+                createdTime: now, appVersion: "1.0.0", meta: meta, payload: nil
             )
         }
         let journal = Journal(storageDirectory: storageDirectory, fileProtection: .none, logger: .init(label: "hermes.bench"))

@@ -110,14 +110,8 @@ final class RecordStore {
     func insert(_ records: [PendingRecord], journalCursors: [JournalCursor] = [], forgetting: [Int64] = []) throws {
         var added: [String: Int] = [:]
         try pool.write { db in
-            let metaInsert = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let payloadInsert = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO payload (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size, payload)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let metaInsert = try db.cachedStatement(sql: StoreSchema.insertSQL(into: .meta))
+            let payloadInsert = try db.cachedStatement(sql: StoreSchema.insertSQL(into: .payload))
             for record in records {
                 try Self.execute(record.payload == nil ? metaInsert : payloadInsert, binding: record, in: db)
                 if db.changesCount > 0 { added[record.namespace, default: 0] += 1 }

@@ -1,9 +1,9 @@
-import GRDB
+package import GRDB
 
 /// The store's tables (SPEC §5), created and evolved by GRDB migrations.
-enum StoreSchema {
+package enum StoreSchema {
     /// The two record tables: rows without payload, and rows with one.
-    enum Table: String, CaseIterable, Sendable, Hashable {
+    package enum Table: String, CaseIterable, Sendable, Hashable {
         case meta
         case payload
     }
@@ -14,7 +14,18 @@ enum StoreSchema {
         case inFlight = 1
     }
 
-    static var migrator: DatabaseMigrator {
+    /// The statement that inserts one record into `table`, its arguments in column order
+    /// (`report_id`, `namespace`, `monitor_type`, `is_biz`, `created_time`, `app_version`,
+    /// `meta`, `size`, then `payload` for the payload table). A `REPORT_ID` already stored is
+    /// skipped, so a batch retried after an uncertain failure cannot be stored twice.
+    package static func insertSQL(into table: Table) -> String {
+        let columns = "report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size" + (table == .payload ? ", payload" : "")
+        let values = Array(repeating: "?", count: table == .payload ? 9 : 8).joined(separator: ", ")
+        return "INSERT OR IGNORE INTO \(table.rawValue) (\(columns)) VALUES (\(values))"
+    }
+
+    /// Creates the tables and their indexes, and evolves them from any earlier version.
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             for table in Table.allCases {

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// While the store cannot be opened or written (disk full, unwritable folder), records wait in
 /// the journal and the writer retries with backoff; ``flush()`` retries at once.
-final class StoreWriter: @unchecked Sendable {
+package final class StoreWriter: @unchecked Sendable {
     // @unchecked: `store`, `failureStreak`, `storeIsCorrupt` and `retiredSegments` are touched
     // only on `queue`; all other mutable state is inside the `state` mutex or the journal.
     private let queue = DispatchQueue(label: "hermes.store.writer")
@@ -33,7 +33,7 @@ final class StoreWriter: @unchecked Sendable {
     /// Told after each group commit the row counts of the namespaces it wrote (for `flushCount`).
     let commitObserver = Locked<(@Sendable ([String: Int]) -> Void)?>(nil)
 
-    static let transactionSize = 2_000
+    package static let transactionSize = 2_000
     static let triesPerAttempt = 3
     /// The namespace torn journal frames are counted under: a torn frame's own cannot be trusted.
     static let tornNamespace = "*"

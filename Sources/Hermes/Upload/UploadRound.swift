@@ -54,7 +54,7 @@ struct UploadRound: Sendable {
                         namespace: namespace, table: table, maxItems: batchSize.rows(maxItem: configuration.maxItem),
                         maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
                     )
-                    let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportIDGenerator.shared.next()) }
+                    let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportIDGenerator.shared.next(milliseconds: context.wallClock())) }
                     context.ledger.record(oversize, namespace: namespace, reason: .oversize)
                     if batch.rows.isEmpty {
                         if oversize > 0 { continue }

@@ -47,6 +47,11 @@ struct BenchReport {
     }
 }
 
+/// The middle value of `values` (the upper one of the two middle values of an even count).
+func median(_ values: [Double]) -> Double {
+    values.sorted()[values.count / 2]
+}
+
 /// The median over `pairs` alternating runs of `baseline` time divided by `subject` time: the
 /// subject's speed relative to the baseline, robust against the machine's speed drifting.
 func medianSpeedRatio(pairs: Int = 15, subject: () throws -> Void, baseline: () throws -> Void) rethrows -> Double {
@@ -57,8 +62,7 @@ func medianSpeedRatio(pairs: Int = 15, subject: () throws -> Void, baseline: () 
         let baselineTime = try clock.measure(baseline)
         ratios.append(baselineTime / subjectTime)
     }
-    ratios.sort()
-    return ratios[ratios.count / 2]
+    return median(ratios)
 }
 
 /// Times `body` repeatedly, for at least `minimumIterations` runs and about `budget` in all, and
@@ -70,8 +74,7 @@ func medianSeconds(minimumIterations: Int = 5, budget: Duration = .milliseconds(
     while samples.count < minimumIterations || (clock.now - start < budget && samples.count < 10_000) {
         samples.append(try clock.measure(body).seconds)
     }
-    samples.sort()
-    return samples[samples.count / 2]
+    return median(samples)
 }
 
 extension Duration {

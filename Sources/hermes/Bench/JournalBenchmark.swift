@@ -1,7 +1,6 @@
 import Foundation
 import Hermes
 import HermesWire
-import Logging
 
 /// `hermes bench journal`: the cost of one append to the crash-proof journal (the part of
 /// `send` that makes a record safe), and how long a new process takes to recover 100,000
@@ -19,7 +18,6 @@ struct JournalBenchmark {
             appendRuns.append(latencies.sorted())
             recoveries.append(recovery)
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
         func percentile(_ p: Double) -> Double {
             median(appendRuns.map { $0[min($0.count - 1, Int(Double($0.count) * p))] })
         }
@@ -41,15 +39,7 @@ struct JournalBenchmark {
         }
         let latencies = JournalProbe.appendAndAbandon(storageDirectory: directory, namespace: StoreBenchmark.namespace, metas: metas)
 
-        let client = try HermesClient(
-            configuration: .init(
-                storageDirectory: directory,
-                app: .init(name: "Bench", version: "1.0.0", build: "1"),
-                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
-                namespaceDefaults: [StoreBenchmark.namespace: StoreBenchmark.benchConfiguration]
-            ),
-            logger: Logger(label: "hermes.bench")
-        )
+        let client = try StoreBenchmark.client(directory: directory)
         let clock = ContinuousClock()
         let elapsed = try await clock.measure {
             client.start()

@@ -18,6 +18,12 @@ enum SampleRecords {
         return lines
     }
 
+    /// The event of a burst (`hermes torture burst`, the memory figure of `hermes bench store`):
+    /// five properties, `n` its number.
+    static func burstEvent(_ n: Int64) -> [String: JSONValue] {
+        ["n": .int(n), "scene": "FeedViewController", "duration_ms": .int(250 + n % 900), "thread": "main", "network": "wifi"]
+    }
+
     static let types = ["appLag", "net", "net", "netError", "appBoot", "JZ-pay", "JZ-view", "appCrash"]
 
     static func meta(index: Int, random: inout SplitMix64) -> JSONValue {

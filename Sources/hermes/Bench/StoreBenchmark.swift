@@ -5,9 +5,13 @@ import HermesWire
 import Logging
 
 /// `hermes bench store`: the caller's cost of `send`, durable throughput (first send to
-/// `flush()` returning), and a raw GRDB batched insert of the same rows in the same run.
+/// `flush()` returning), a raw GRDB insert of the very rows the SDK stored, and the peak
+/// resident memory of a burst. Each figure is the median of ``runs`` runs, taken in turn so
+/// that a drift of the machine's speed touches them all alike.
 struct StoreBenchmark {
     var calls = 200_000
+    var runs = 3
+    var burstRecords = 100_000
 
     static let namespace = "bench"
     static let benchConfiguration = NamespaceConfiguration(
@@ -15,47 +19,70 @@ struct StoreBenchmark {
     )
 
     func run() async throws -> BenchReport {
-        let single = try await measureClient(callers: 1)
-        let quad = try await measureClient(callers: 4)
-        let raw = try rawInsertRate(rows: calls, metaBytes: single.averageMetaBytes)
+        var singles: [ClientRun] = []
+        var quads: [ClientRun] = []
+        var raws: [Double] = []
+        var bursts: [BurstMemory] = []
+        var rows: [StatementArguments] = []
+        for _ in 0..<runs {
+            let single = try await measureClient(callers: 1, keepingRows: rows.isEmpty)
+            if rows.isEmpty { rows = single.rows }
+            singles.append(single)
+            quads.append(try await measureClient(callers: 4))
+            raws.append(try rawInsertRate(rows))
+            bursts.append(try await burstMemory())
+        }
+        let durable = median(singles.map(\.durableRate))
+        let raw = median(raws)
 
         var report = BenchReport()
-        report.add("meta_bytes", Double(single.averageMetaBytes), "meta per record (bytes)")
-        report.add("send_p50_us", single.percentile(0.50), "send p50, 1 caller (µs)")
-        report.add("send_p99_us", single.percentile(0.99), "send p99, 1 caller (µs)")
-        report.add("send_p999_us", single.percentile(0.999), "send p99.9, 1 caller (µs)")
-        report.add("send4_p50_us", quad.percentile(0.50), "send p50, 4 callers (µs)")
-        report.add("send4_p99_us", quad.percentile(0.99), "send p99, 4 callers (µs)")
-        report.add("send4_p999_us", quad.percentile(0.999), "send p99.9, 4 callers (µs)")
-        report.add("durable_records_per_s", single.durableRate, "durable records/s, 1 caller (send → flush)")
-        report.add("durable4_records_per_s", quad.durableRate, "durable records/s, 4 callers")
-        report.add("raw_insert_records_per_s", raw, "raw GRDB insert records/s (500/txn)")
-        report.add("ratio", single.durableRate / raw, "durable / raw")
+        report.add("meta_bytes", Double(singles[0].averageMetaBytes), "meta per record (bytes)")
+        report.add("send_p50_us", median(singles.map { $0.percentile(0.50) }), "send p50, 1 caller (µs)")
+        report.add("send_p99_us", median(singles.map { $0.percentile(0.99) }), "send p99, 1 caller (µs)")
+        report.add("send_p999_us", median(singles.map { $0.percentile(0.999) }), "send p99.9, 1 caller (µs)")
+        report.add("send4_p50_us", median(quads.map { $0.percentile(0.50) }), "send p50, 4 callers (µs)")
+        report.add("send4_p99_us", median(quads.map { $0.percentile(0.99) }), "send p99, 4 callers (µs)")
+        report.add("send4_p999_us", median(quads.map { $0.percentile(0.999) }), "send p99.9, 4 callers (µs)")
+        report.add("durable_records_per_s", durable, "durable records/s, 1 caller (send → flush)")
+        report.add("durable4_records_per_s", median(quads.map(\.durableRate)), "durable records/s, 4 callers")
+        report.add("raw_insert_records_per_s", raw, "raw GRDB insert of the same rows records/s (\(StoreWriter.transactionSize)/txn)")
+        report.add("ratio", durable / raw, "durable / raw")
+        report.add("peak_rss_mb", median(bursts.map(\.peak)) / 1_048_576, "peak RSS, \(burstRecords / 1000)k-record burst then flush (MB)")
+        if bursts.allSatisfy({ $0.start != nil }) {
+            report.add("burst_start_rss_mb", median(bursts.map { $0.start! }) / 1_048_576, "  RSS when that burst began (MB)")
+        }
         return report
+    }
+
+    /// A client storing in `directory` with the bench namespace, and no collector.
+    static func client(directory: URL) throws -> HermesClient {
+        try HermesClient(
+            configuration: .init(
+                storageDirectory: directory,
+                app: .init(name: "Bench", version: "1.0.0", build: "1"),
+                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
+                namespaceDefaults: [namespace: benchConfiguration]
+            ),
+            logger: Logger(label: "hermes.bench")
+        )
     }
 
     struct ClientRun {
         var latencies: [Double]  // µs, sorted
         var durableRate: Double
         var averageMetaBytes: Int
+        /// The rows the writer stored, as it bound them, when asked for.
+        var rows: [StatementArguments]
 
         func percentile(_ p: Double) -> Double {
             latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
         }
     }
 
-    private func measureClient(callers: Int) async throws -> ClientRun {
+    private func measureClient(callers: Int, keepingRows: Bool = false) async throws -> ClientRun {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let client = try HermesClient(
-            configuration: .init(
-                storageDirectory: directory,
-                app: .init(name: "Bench", version: "1.0.0", build: "1"),
-                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
-                namespaceDefaults: [Self.namespace: Self.benchConfiguration]
-            ),
-            logger: Logger(label: "hermes.bench")
-        )
+        let client = try Self.client(directory: directory)
         let perCaller = calls / callers
         let clock = ContinuousClock()
         let start = clock.now
@@ -82,7 +109,8 @@ struct StoreBenchmark {
         return ClientRun(
             latencies: latencies.flatMap { $0 }.sorted(),
             durableRate: Double(rows) / elapsed.seconds,
-            averageMetaBytes: bytes / max(rows, 1)
+            averageMetaBytes: bytes / max(rows, 1),
+            rows: keepingRows ? try Self.storedRows(in: directory) : []
         )
     }
 
@@ -91,39 +119,69 @@ struct StoreBenchmark {
         ["duration_ms": .int(Int64(250 + index % 900)), "scene": "FeedViewController", "thread": "main", "seq": .int(Int64(index))]
     }
 
-    /// Inserts `rows` rows of `metaBytes` bytes into a fresh store-shaped table, 500 per
-    /// transaction with a cached statement: what SQLite can do without Hermes around it.
-    private func rawInsertRate(rows: Int, metaBytes: Int) throws -> Double {
+    /// The meta rows of the store in `directory`, in insertion order, as the arguments of
+    /// ``StoreSchema/insertSQL(into:)``.
+    private static func storedRows(in directory: URL) throws -> [StatementArguments] {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: directory.appendingPathComponent("hermes.sqlite").path, configuration: configuration)
+        defer { try? database.close() }
+        return try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size
+                FROM \(StoreSchema.Table.meta.rawValue) ORDER BY id
+                """).map { StatementArguments($0.databaseValues) }
+        }
+    }
+
+    /// Inserts `rows` (rows the SDK's writer stored) into a new database made by the store's
+    /// own migrator (tables and indexes), with the writer's statement and transaction size,
+    /// every argument built before the clock starts: what SQLite does without Hermes around it.
+    private func rawInsertRate(_ rows: [StatementArguments]) throws -> Double {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let pool = try DatabasePool(path: directory.appendingPathComponent("raw.sqlite").path)
-        try pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE meta (id INTEGER PRIMARY KEY AUTOINCREMENT, report_id TEXT NOT NULL UNIQUE, namespace TEXT NOT NULL,
-                    monitor_type TEXT NOT NULL, is_biz INTEGER NOT NULL, created_time INTEGER NOT NULL, app_version TEXT NOT NULL,
-                    meta TEXT NOT NULL, size INTEGER NOT NULL, state INTEGER NOT NULL DEFAULT 0, batch_id TEXT, attempts INTEGER NOT NULL DEFAULT 0);
-                CREATE INDEX meta_upload ON meta(namespace, state, monitor_type, id);
-                CREATE INDEX meta_age ON meta(namespace, created_time);
-                """)
-        }
-        let padding = String(repeating: "x", count: max(0, metaBytes - 60))
-        let clock = ContinuousClock()
-        let elapsed = try clock.measure {
-            for chunk in stride(from: 0, to: rows, by: 500) {
+        var configuration = Configuration()
+        // As the store's file is created: incremental auto-vacuum before the first table.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA auto_vacuum = INCREMENTAL") }
+        let pool = try DatabasePool(path: directory.appendingPathComponent("raw.sqlite").path, configuration: configuration)
+        try StoreSchema.migrator.migrate(pool)
+        let sql = StoreSchema.insertSQL(into: .meta)
+        let size = StoreWriter.transactionSize
+        let elapsed = try ContinuousClock().measure {
+            for start in stride(from: 0, to: rows.count, by: size) {
                 try pool.write { db in
-                    let insert = try db.cachedStatement(sql: """
-                        INSERT INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                        """)
-                    for index in chunk..<min(chunk + 500, rows) {
-                        let meta = "{\"seq\":\(index),\"pad\":\"\(padding)\"}"
-                        try insert.execute(arguments: [UUID().uuidString, Self.namespace, "bench-appLag", true, 1_763_000_000_000 + Int64(index), "1.0.0", meta, meta.utf8.count])
+                    let insert = try db.cachedStatement(sql: sql)
+                    for arguments in rows[start..<min(start + size, rows.count)] {
+                        try insert.execute(arguments: arguments)
                     }
                 }
             }
         }
         try pool.close()
-        return Double(rows) / elapsed.seconds
+        return Double(rows.count) / elapsed.seconds
+    }
+
+    /// Resident memory of a burst, in bytes.
+    struct BurstMemory {
+        /// When the burst began: the process's baseline (`nil` where unknown).
+        var start: Double?
+        /// The peak from then until `flush()` returned.
+        var peak: Double
+    }
+
+    /// Runs ``BenchBurstChildCommand`` in a fresh `hermes` process: a process of its own keeps
+    /// the heap the other measurements leave behind (freed, but still resident) out of the
+    /// figure, and measures what an app sending the burst would see.
+    private func burstMemory() async throws -> BurstMemory {
+        let executable = try ChildProcess.hermesExecutable()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-burst-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["bench-burst-child", "--storage", directory.path, "--records", String(burstRecords)]
+        let exit = try await onThread { try ChildProcess(executable: executable, arguments: arguments).wait(timeout: .seconds(600)) }
+        guard exit.status == 0, let memory = BenchBurstChildCommand.memory(in: exit.lines) else {
+            throw RunFailure("the burst process ended with status \(exit.status) and printed no memory figures")
+        }
+        return memory
     }
 }

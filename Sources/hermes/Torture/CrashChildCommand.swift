@@ -17,14 +17,7 @@ struct CrashChildCommand: AsyncParsableCommand {
         case send, commit, upload
     }
 
-    @Option(help: "The collector's base URL.")
-    var collector: String
-
-    @Option(help: "The collector's AES-GCM key in hex.")
-    var key: String
-
-    @Option(help: "The client's storage directory (the same for every run).")
-    var storage: String
+    @OptionGroup var app: TortureAppOptions
 
     @Option(help: "The directory holding the accepted and confirmed logs.")
     var logs: String
@@ -42,23 +35,14 @@ struct CrashChildCommand: AsyncParsableCommand {
     var drain = false
 
     func validate() throws {
-        guard URL(string: collector)?.host != nil else { throw ValidationError("--collector must be a URL") }
-        guard Hex.bytes(key)?.count == 16 else { throw ValidationError("--key must be 16 bytes in hex") }
         guard batch > 0, count >= 0 else { throw ValidationError("--batch must be positive and --count not negative") }
     }
 
     func run() async throws {
-        let storageURL = URL(fileURLWithPath: storage)
-        let client = try TortureScenario.client(
-            collector: URL(string: collector)!, key: Hex.bytes(key)!, directory: storageURL, requestTimeout: .seconds(5)
-        )
+        let client = try app.client(document: TortureScenario.document)
         client.start()
         if drain {
-            for _ in 0..<100 where try TortureScenario.rowsLeft(in: storageURL) > 0 {
-                await client.upload()
-            }
-            await client.shutdown()
-            if try TortureScenario.rowsLeft(in: storageURL) > 0 { throw ExitCode(1) }
+            guard try await TortureScenario.drain(client, storage: app.storageURL) else { throw ExitCode(1) }
             return
         }
         let accepted = try RangeLog(path: Self.acceptedPath(logs))

@@ -3,7 +3,7 @@ import HermesWire
 
 /// `hermes torture crash`: an app process killed with SIGKILL again and again while it sends,
 /// commits and uploads, restarted each time on the same store, then drained; the collector's
-/// table is audited against what `flush()` had confirmed.
+/// table is audited against what `send` had accepted and `flush()` had confirmed.
 struct CrashTorture {
     var runs: Int
     var seed: UInt64
@@ -17,16 +17,10 @@ struct CrashTorture {
     }
 
     func run() async throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-torture-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let collector = try await TortureCollector.start(in: directory, document: TortureScenario.document, logger: TortureLog.quiet)
-        let common = [
-            "torture", "crash-child", "--collector", collector.baseURL.absoluteString, "--key", Hex.string(collector.key),
-            "--storage", directory.appendingPathComponent("app").path, "--logs", directory.path,
-        ]
-        var kills: [String: Int] = [:]
-        do {
+        let (run, stored) = try await TortureCollector.session("torture", document: TortureScenario.document) { collector, directory in
+            let common = ["torture", "crash-child", "--logs", directory.path]
+                + TortureAppOptions.arguments(collector: collector, storage: directory.appendingPathComponent("app"))
+            var kills: [String: Int] = [:]
             var random = SplitMix64(seed: seed)
             for run in 0..<runs {
                 let plan = KillPlan.draw(&random)
@@ -34,29 +28,16 @@ struct CrashTorture {
                 try await onThread { [executable] in plan.carryOut(on: try ChildProcess(executable: executable, arguments: arguments)) }
                 kills[plan.name, default: 0] += 1
             }
-            let status = try await onThread { [executable] in
+            let exit = try await onThread { [executable] in
                 try ChildProcess(executable: executable, arguments: common + ["--drain"]).wait(timeout: .seconds(120))
             }
-            guard status == 0 else { throw TortureFailure("the last run, which uploads what the store holds, ended with status \(status)") }
-        } catch {
-            try? await collector.stop()
-            throw error
+            guard exit.status == 0 else { throw RunFailure("the last run, which uploads what the store holds, ended with status \(exit.status)") }
+            return (
+                kills: kills,
+                accepted: RangeLog.read(CrashChildCommand.acceptedPath(directory.path)),
+                confirmed: RangeLog.read(CrashChildCommand.confirmedPath(directory.path))
+            )
         }
-        try await collector.stop()
-        let audit = DeliveryAudit(
-            accepted: RangeLog.read(CrashChildCommand.acceptedPath(directory.path)),
-            confirmed: RangeLog.read(CrashChildCommand.confirmedPath(directory.path)),
-            stored: try collector.storedCounts()
-        )
-        return Outcome(audit: audit, kills: kills)
-    }
-}
-
-/// A torture run that could not be carried out (as opposed to one whose audit failed).
-struct TortureFailure: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) {
-        self.description = description
+        return Outcome(audit: DeliveryAudit(accepted: run.accepted, confirmed: run.confirmed, stored: stored), kills: run.kills)
     }
 }

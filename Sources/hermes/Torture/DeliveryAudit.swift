@@ -1,30 +1,34 @@
 /// The verdict of a torture run: which numbered records the collector holds, against the ones
-/// the app had accepted and the ones `flush()` had confirmed durable.
+/// `send` accepted and the ones `flush()` confirmed durable. The promise: a record `send`
+/// accepted reaches the collector and is stored exactly once.
 struct DeliveryAudit: Equatable {
+    /// Records `send` accepted.
+    var accepted: Int
     /// Records `flush()` confirmed.
     var confirmed: Int
-    /// Distinct records the collector stored.
+    /// Distinct records the collector stored (including records whose `send` had not
+    /// returned when the app died, which the audit neither requires nor counts as lost).
     var stored: Int
-    /// Confirmed records the collector does not hold: a broken promise.
+    /// Accepted records the collector does not hold: a broken promise.
+    var lostAccepted: Int
+    /// Of ``lostAccepted``, the records `flush()` had confirmed durable.
     var lostConfirmed: Int
     /// Extra copies of a record at the collector: a broken promise.
     var duplicates: Int
-    /// Records accepted by `send` but not yet confirmed when the app died, and never stored:
-    /// the loss the promise allows.
-    var lostUnconfirmed: Int
 
     /// - Parameters:
     ///   - accepted: numbers `send` accepted.
     ///   - confirmed: numbers `flush()` confirmed (a subset of `accepted`).
     ///   - stored: copies stored at the collector, per number.
-    init(accepted: Set<Int64>, confirmed: Set<Int64>, stored: [Int64: Int]) {
+    init(accepted: Set<Int64>, confirmed: Set<Int64> = [], stored: [Int64: Int]) {
+        self.accepted = accepted.count
         self.confirmed = confirmed.count
         self.stored = stored.count
+        lostAccepted = accepted.filter { stored[$0] == nil }.count
         lostConfirmed = confirmed.filter { stored[$0] == nil }.count
         duplicates = stored.values.reduce(0) { $0 + $1 - 1 }
-        lostUnconfirmed = accepted.subtracting(confirmed).filter { stored[$0] == nil }.count
     }
 
     /// Whether the delivery promise held.
-    var kept: Bool { lostConfirmed == 0 && duplicates == 0 }
+    var kept: Bool { lostAccepted == 0 && lostConfirmed == 0 && duplicates == 0 }
 }

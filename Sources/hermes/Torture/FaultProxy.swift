@@ -27,7 +27,7 @@ struct FaultProxy {
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             defer { group.cancelAll() }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next(), port > 0 else { throw TortureFailure("the fault proxy did not start") }
+            guard let port = await iterator.next(), port > 0 else { throw RunFailure("the fault proxy did not start") }
             return try await body(URL(string: "http://127.0.0.1:\(port)")!)
         }
     }
@@ -80,7 +80,7 @@ struct FaultProxy {
                 // Promise more than is sent, then fail the body: the server drops the connection.
                 return Response(status: answer.status, headers: [.contentLength: "4096"], body: .init { writer in
                     try await writer.write(ByteBuffer(bytes: Array("{\"sto".utf8)))
-                    throw TortureFailure("connection reset by the fault proxy")
+                    throw RunFailure("connection reset by the fault proxy")
                 })
             case .timeout?:
                 try await Task.sleep(for: hold)

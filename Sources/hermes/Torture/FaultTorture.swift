@@ -37,23 +37,16 @@ struct FaultTorture {
     }
 
     func run() async throws -> Outcome {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-faults-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let collector = try await TortureCollector.start(in: directory, document: TortureScenario.document, logger: TortureLog.quiet)
         let plan = FaultPlan(rate: rate, seed: seed)
-        let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
-        let delivery: Delivery
-        do {
-            delivery = try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
-        } catch {
-            try? await collector.stop()
-            throw error
+        let (delivery, stored) = try await TortureCollector.session("faults", document: TortureScenario.document) { collector, directory in
+            let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
+            return try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
         }
-        try await collector.stop()
+        // The poisoned records are audited apart (rejected = poisoned); every other one must arrive.
         let poisoned = delivery.accepted.filter(Self.isPoisoned)
+        let good = delivery.accepted.subtracting(poisoned)
         return Outcome(
-            audit: DeliveryAudit(accepted: delivery.accepted, confirmed: delivery.accepted.subtracting(poisoned), stored: try collector.storedCounts()),
+            audit: DeliveryAudit(accepted: good, confirmed: good, stored: stored),
             sent: delivery.accepted.count, poisoned: poisoned.count, rejected: delivery.rejected, faults: plan.injected,
             maxInFlight: delivery.maxInFlight, leftInStore: delivery.left
         )

@@ -24,11 +24,7 @@ struct FaultTortureCommand: AsyncParsableCommand {
     @Option(help: "The share of upload requests that get a fault.")
     var rate = 0.3
 
-    @Option(help: "Seed for the faults (random when omitted; printed).")
-    var seed: UInt64?
-
-    @Flag(help: "Print one JSON object instead of a table.")
-    var json = false
+    @OptionGroup var options: TortureRunOptions
 
     func validate() throws {
         guard records >= 1 else { throw ValidationError("--records must be at least 1") }
@@ -36,28 +32,22 @@ struct FaultTortureCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let seed = seed ?? UInt64.random(in: 0...UInt64.max)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let outcome = try await FaultTorture(records: records, rate: rate, seed: seed).run()
-
-        var report = BenchReport()
-        report.add("sent", Double(outcome.sent), "records sent")
-        report.add("stored", Double(outcome.audit.stored), "records stored at the collector")
-        report.add("poisoned", Double(outcome.poisoned), "records sent poisoned (the collector refuses them)")
-        report.add("rejected", Double(outcome.rejected), "records the client saw rejected and deleted (must equal poisoned)")
-        report.add("lost", Double(outcome.audit.lostConfirmed), "good records missing (must be 0)")
-        report.add("duplicates", Double(outcome.audit.duplicates), "extra copies stored (must be 0)")
-        report.add("faults_injected", Double(outcome.faults.values.reduce(0, +)), "faults injected")
-        for fault in FaultPlan.Fault.allCases {
-            report.add("faults_\(fault.rawValue)", Double(outcome.faults[fault] ?? 0), "  \(fault.rawValue)")
-        }
-        report.add("left_in_store", Double(outcome.leftInStore), "rows left in the client's store (must be 0)")
-        report.add("max_in_flight_per_namespace", Double(outcome.maxInFlight), "most requests in flight in one namespace (must be 1)")
-        report.add("seconds", started.duration(to: clock.now).seconds, "wall time (s)")
-        print(json ? try report.json.jsonString() : report.table(title: "torture faults (seed \(seed))"))
-        if !outcome.passed {
-            throw ExitCode(1)
+        try await options.report("torture faults") { seed in
+            let outcome = try await FaultTorture(records: records, rate: rate, seed: seed).run()
+            var report = BenchReport()
+            report.add("sent", Double(outcome.sent), "records sent")
+            report.add("stored", Double(outcome.audit.stored), "records stored at the collector")
+            report.add("poisoned", Double(outcome.poisoned), "records sent poisoned (the collector refuses them)")
+            report.add("rejected", Double(outcome.rejected), "records the client saw rejected and deleted (must equal poisoned)")
+            report.add("lost", Double(outcome.audit.lostAccepted), "good records missing (must be 0)")
+            report.add("duplicates", Double(outcome.audit.duplicates), "extra copies stored (must be 0)")
+            report.add("faults_injected", Double(outcome.faults.values.reduce(0, +)), "faults injected")
+            for fault in FaultPlan.Fault.allCases {
+                report.add("faults_\(fault.rawValue)", Double(outcome.faults[fault] ?? 0), "  \(fault.rawValue)")
+            }
+            report.add("left_in_store", Double(outcome.leftInStore), "rows left in the client's store (must be 0)")
+            report.add("max_in_flight_per_namespace", Double(outcome.maxInFlight), "most requests in flight in one namespace (must be 1)")
+            return (report, outcome.passed)
         }
     }
 }

@@ -32,6 +32,28 @@ struct TortureCollector {
         return TortureCollector(server: server, databasePath: path, key: key)
     }
 
+    /// Runs `body` with a collector started in a new temporary directory, which `body` may use
+    /// too; stops the collector whatever happens, reads what it stored, and deletes the directory.
+    /// - Parameter name: the directory's prefix, after `hermes-`.
+    /// - Returns: what `body` returned, and ``storedCounts()``.
+    static func session<T>(
+        _ name: String, document: ConfigurationDocument, _ body: (TortureCollector, URL) async throws -> T
+    ) async throws -> (result: T, stored: [Int64: Int]) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let collector = try await start(in: directory, document: document, logger: TortureLog.quiet)
+        let result: T
+        do {
+            result = try await body(collector, directory)
+        } catch {
+            try? await collector.stop()
+            throw error
+        }
+        try await collector.stop()
+        return (result, try collector.storedCounts())
+    }
+
     /// `http://127.0.0.1:<port>`.
     var baseURL: URL { URL(string: "http://127.0.0.1:\(server.port)")! }
 
@@ -45,6 +67,9 @@ struct TortureCollector {
     func storedCounts() throws -> [Int64: Int] {
         var configuration = GRDB.Configuration()
         configuration.readonly = true
+        // The stopped server's pool closes when its last reference goes, checkpointing the WAL
+        // under an exclusive lock: wait for that rather than fail with "database is locked".
+        configuration.busyMode = .timeout(10)
         let database = try DatabaseQueue(path: databasePath, configuration: configuration)
         defer { try? database.close() }
         return try database.read { db in

@@ -21,8 +21,12 @@ enum TortureScenario {
         ])
     }
 
-    /// A client of the collector at `collector` storing in `directory`.
-    static func client(collector: URL, key: [UInt8], directory: URL, requestTimeout: Duration, transport: any Transport = URLSessionTransport()) throws -> HermesClient {
+    /// A client of the collector at `collector` storing in `directory`, with `document`'s
+    /// namespaces as its defaults.
+    static func client(
+        collector: URL, key: [UInt8], directory: URL, requestTimeout: Duration,
+        document: ConfigurationDocument = TortureScenario.document, transport: any Transport = URLSessionTransport()
+    ) throws -> HermesClient {
         try HermesClient(
             configuration: .init(
                 storageDirectory: directory,
@@ -54,6 +58,17 @@ enum TortureScenario {
         default: outcome = client.send(type: "view", prefix: "KX", meta: meta)
         }
         return outcome.isAccepted
+    }
+
+    /// Uploads what the store at `directory` holds (at most 100 rounds), then shuts `client`
+    /// down.
+    /// - Returns: whether the store is empty.
+    static func drain(_ client: HermesClient, storage directory: URL) async throws -> Bool {
+        for _ in 0..<100 where try rowsLeft(in: directory) > 0 {
+            await client.upload()
+        }
+        await client.shutdown()
+        return try rowsLeft(in: directory) == 0
     }
 
     /// The meta field that marks a poisoned record.

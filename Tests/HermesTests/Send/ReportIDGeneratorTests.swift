@@ -2,25 +2,35 @@
 import Testing
 
 struct ReportIDGeneratorTests {
-    @Test func idsAreVersion4UUIDsAndNeverRepeat() {
+    /// The first 8 hex digits of an id made at 1_763_000_000_000 ms: the top 32 of its 48 time bits.
+    static let timePrefix: String = {
+        let hex = String(1_763_000_000_000 >> 16, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }()
+
+    @Test func idsAreVersion7UUIDsThatSortByTimeAndNeverRepeat() {
         let first = ReportIDGenerator()
         let second = ReportIDGenerator()
         var seen = Set<String>()
         for _ in 0..<20_000 {
-            for id in [first.next(), second.next()] {
+            for id in [first.next(milliseconds: 1_763_000_000_000), second.next(milliseconds: 1_763_000_000_000)] {
                 #expect(id.count == 36)
                 let bytes = Array(id.utf8)
-                #expect(bytes[14] == UInt8(ascii: "4"), "version nibble of \(id)")
+                #expect(bytes[14] == UInt8(ascii: "7"), "version nibble of \(id)")
+                #expect(id.hasPrefix(Self.timePrefix), "time prefix of \(id)")
                 #expect("89AB".utf8.contains(bytes[19]), "variant nibble of \(id)")
                 #expect([8, 13, 18, 23].allSatisfy { bytes[$0] == UInt8(ascii: "-") })
                 seen.insert(id)
             }
         }
         #expect(seen.count == 40_000)
+        // Later milliseconds sort after earlier ones.
+        let ids = (0..<100).map { first.next(milliseconds: 1_763_000_000_000 + Int64($0)) }
+        #expect(ids == ids.sorted())
     }
 
     @Test func twoGeneratorsStartFromDifferentIDs() {
         // Both start at counter 1: only their keys differ.
-        #expect(ReportIDGenerator().next() != ReportIDGenerator().next())
+        #expect(ReportIDGenerator().next(milliseconds: 1) != ReportIDGenerator().next(milliseconds: 1))
     }
 }

@@ -6,12 +6,19 @@ import Darwin
 #endif
 
 /// A child process whose standard output the parent reads line by line, waiting with a
-/// deadline, so that a torture parent can kill it at a moment the child announces.
+/// deadline, so that a parent can kill it at a moment the child announces, or read what it
+/// reports.
 /// Blocking: use it from a thread of its own, not from a concurrency task.
 final class ChildProcess {
     private let process = Process()
     private let output = Pipe()
     private var buffered: [UInt8] = []
+
+    /// The running `hermes` executable, to start again as a child.
+    static func hermesExecutable() throws -> URL {
+        guard let executable = Bundle.main.executableURL else { throw RunFailure("cannot find the hermes executable to start as a child") }
+        return executable
+    }
 
     /// Starts `executable` with `arguments`; its standard error is the parent's.
     init(executable: URL, arguments: [String]) throws {
@@ -40,14 +47,21 @@ final class ChildProcess {
         process.waitUntilExit()
     }
 
-    /// Waits for the child to exit, draining its output, and returns its exit status; kills
-    /// it first if it is still running after `timeout`.
-    func wait(timeout: Duration) -> Int32 {
+    /// How a child ended: its exit status and the lines it printed that no wait had read.
+    struct Exit {
+        var status: Int32
+        var lines: [String]
+    }
+
+    /// Waits for the child to exit, reading the rest of its output; kills it first if it is
+    /// still running after `timeout`.
+    func wait(timeout: Duration) -> Exit {
         let deadline = ContinuousClock.now + timeout
-        while nextLine(until: deadline) != nil {}
+        var lines: [String] = []
+        while let line = nextLine(until: deadline) { lines.append(line) }
         if process.isRunning { sigkill() }
         process.waitUntilExit()
-        return process.terminationStatus
+        return Exit(status: process.terminationStatus, lines: lines)
     }
 
     /// The next line of output, or `nil` at the end of the output or past `deadline`.
