@@ -28,6 +28,7 @@ public final class HermesClient: Sendable {
     let writer: StoreWriter
     let ledger = LossLedger()
     let shutdownHooks = ShutdownHooks()
+    /// The configuration in force; the upload engine and the store writer ask it too.
     let configurations: ConfigurationService
     private let builder: RecordBuilder
     private let reportIDs = ReportIDGenerator()
