@@ -1,6 +1,7 @@
 public import Foundation
 public import HermesWire
 public import Logging
+import Synchronization
 
 /// The Hermes SDK: accepts records, stores them durably, and (with the upload engine) reports
 /// them to the collector under the rules the server sets per namespace.
@@ -27,23 +28,18 @@ public final class HermesClient: Sendable {
     let writer: StoreWriter
     let ledger = LossLedger()
     let shutdownHooks = ShutdownHooks()
+    /// The configuration in force; the upload engine and the store writer ask it too.
+    let configurations: ConfigurationService
     private let builder: RecordBuilder
     private let reportIDs = ReportIDGenerator()
-    private let cache: ConfigurationCache
-    private let fetcher: ConfigurationFetcher?
-    private let clock: MonotonicClock
-    private let state: Locked<State>
+    private let random: SharedRandom
+    /// Read by `send` without a lock; changed only under `tasks`' lock.
+    private let lifecycle = Atomic<Lifecycle>(.created)
+    /// Start-up housekeeping, cancelled and awaited by `shutdown()`.
+    private let tasks = Mutex<[Task<Void, Never>]>([])
     let engine: UploadEngine
 
-    private struct State {
-        var registry: NamespaceRegistry
-        var etag: String?
-        var lifecycle = Lifecycle.created
-        var random: SplitMix64
-        var tasks: [Task<Void, Never>] = []
-    }
-
-    private enum Lifecycle {
+    private enum Lifecycle: UInt8, AtomicRepresentable {
         case created, started, shutDown
     }
 
@@ -62,31 +58,28 @@ public final class HermesClient: Sendable {
             app: configuration.app, device: configuration.device,
             deviceID: DeviceIdentity.load(in: configuration.storageDirectory, logger: logger)
         )
-        self.cache = ConfigurationCache(storageDirectory: configuration.storageDirectory, appVersion: configuration.app.version)
-        self.fetcher = configuration.configURL.map {
-            ConfigurationFetcher(url: $0, appKey: configuration.credentials.appKey, transport: configuration.transport)
-        }
-        self.clock = Self.monotonic(configuration.clock)
-
-        var registry = NamespaceRegistry(registered: configuration.namespaceDefaults)
-        let cached = cache.load()
-        if let cached { _ = registry.apply(cached.document) }
+        let clock = Self.monotonic(configuration.clock)
+        let configurations = ConfigurationService(
+            defaults: configuration.namespaceDefaults,
+            cache: ConfigurationCache(storageDirectory: configuration.storageDirectory, appVersion: configuration.app.version),
+            fetcher: configuration.configURL.map {
+                ConfigurationFetcher(url: $0, appKey: configuration.credentials.appKey, transport: configuration.transport)
+            },
+            refreshInterval: configuration.configRefreshInterval, clock: clock, logger: logger
+        )
+        self.configurations = configurations
         var seed = configuration.randomSeed ?? 0
         if configuration.randomSeed == nil {
             var system = SystemRandomNumberGenerator()
             seed = system.next()
         }
-        let state = Locked(State(registry: registry, etag: cached?.etag, random: SplitMix64(seed: seed)))
-        self.state = state
-        let configurationFor: @Sendable (String) -> NamespaceConfiguration? = { namespace in
-            state.withLock { $0.registry.configuration(for: namespace) }
-        }
+        self.random = SharedRandom(seed: seed)
         let writer = StoreWriter(
             directory: configuration.storageDirectory,
             journal: Journal.Options(limitBytes: configuration.journalLimitBytes, memoryLimit: configuration.memoryBufferLimit),
             fileProtection: configuration.fileProtection,
             logger: logger, wallClock: configuration.wallClock,
-            cacheLimit: { configurationFor($0)?.maxCacheCount },
+            configurations: configurations,
             ledger: ledger
         )
         self.writer = writer
@@ -97,15 +90,19 @@ public final class HermesClient: Sendable {
                 deviceID: builder.deviceID, wallClock: configuration.wallClock, logger: logger,
                 requestTimeout: configuration.requestTimeout
             ),
-            configuration: configurationFor,
-            configuredNamespaces: { state.withLock { $0.registry.namespaces } },
+            configurations: configurations,
             defaultEndpoint: configuration.defaultCollectorURL,
             monitor: configuration.networkMonitor, clock: clock,
             startDelay: configuration.uploadStartDelay, seed: seed ^ 0x5EED
         )
         self.engine = engine
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
-        engine.configurationRefresher.withLock { $0 = { [weak self] in await self?.refreshConfiguration() } }
+        // Weak: the engine holds the service, which would otherwise hold the engine.
+        configurations.applyObserver.withLock { $0 = { [weak engine] changed in
+            engine?.reschedule(changed)
+            await engine?.configurationRefreshed()
+        } }
+        engine.configurationRefresher.withLock { $0 = { await configurations.refresh() } }
     }
 
     private static func monotonic<C: Clock<Duration>>(_ clock: C) -> MonotonicClock {
@@ -117,22 +114,20 @@ public final class HermesClient: Sendable {
     /// Starts background work and returns at once: recovery of the records an earlier run left
     /// in the journal, start-up housekeeping of the store, then uploads (no upload round runs
     /// before housekeeping is done), and the configuration fetch with its periodic refresh.
-    /// Calling it again does nothing.
+    /// Housekeeping follows the server's configuration: this version's cached one, after an
+    /// upgrade the previous version's, and on a device that never cached one it waits for the
+    /// first fetch to end. Calling it again does nothing.
     public func start() {
-        let starting = state.withLock { state in
-            guard state.lifecycle == .created else { return false }
-            state.lifecycle = .started
-            state.tasks.append(Task {
-                await self.housekeep()
+        let starting = tasks.withLock { tasks in
+            guard lifecycle.compareExchange(expected: .created, desired: .started, ordering: .acquiringAndReleasing).exchanged else { return false }
+            tasks.append(Task {
+                guard await self.housekeep() else { return }
                 self.engine.ready()
             })
-            if fetcher != nil {
-                let firstRefresh = clock.now() + configuration.configRefreshInterval
-                state.tasks.append(Task { await self.refreshPeriodically(from: firstRefresh) })
-            }
             return true
         }
         if starting {
+            configurations.start()
             writer.recover()
             engine.start()
         }
@@ -149,13 +144,14 @@ public final class HermesClient: Sendable {
     /// returns. Later `send` calls are rejected with ``HermesError/Code/shutDown``.
     public func shutdown() async {
         await shutdownHooks.run()
-        let tasks: [Task<Void, Never>] = state.withLock { state in
-            state.lifecycle = .shutDown
-            defer { state.tasks.removeAll() }
-            return state.tasks
+        let running = tasks.withLock { tasks in
+            lifecycle.store(.shutDown, ordering: .releasing)
+            defer { tasks.removeAll() }
+            return tasks
         }
-        tasks.forEach { $0.cancel() }
-        for task in tasks { await task.value }
+        running.forEach { $0.cancel() }
+        await configurations.shutdown()  // also wakes housekeeping waiting for the first fetch
+        for task in running { await task.value }
         await engine.shutdown()
         let unsaved = await writer.close()
         if unsaved > 0 {
@@ -205,12 +201,10 @@ public final class HermesClient: Sendable {
     }
 
     func submit(_ input: RecordBuilder.Input) -> SendOutcome {
-        let (configuration, draw, isShutDown) = state.withLock { state in
-            (state.registry.configuration(for: input.namespace),
-             Double(state.random.next() >> 11) * 0x1p-53,
-             state.lifecycle == .shutDown)
-        }
-        if isShutDown { return reject(HermesError(.shutDown, "the client was shut down"), input) }
+        // The hot path: one uncontended lock (the configuration), two atomics, no allocation.
+        if lifecycle.load(ordering: .acquiring) == .shutDown { return reject(HermesError(.shutDown, "the client was shut down"), input) }
+        let configuration = configurations.configuration(for: input.namespace)
+        let draw = random.nextUnit()
         let now = self.configuration.wallClock()
         let result = builder.build(input, configuration: configuration, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now))
         switch result {
@@ -235,84 +229,19 @@ public final class HermesClient: Sendable {
 
     /// The configuration `namespace` runs under now, or `nil` when nothing configures it.
     public func configuration(for namespace: String) -> NamespaceConfiguration? {
-        state.withLock { $0.registry.configuration(for: namespace) }
+        configurations.configuration(for: namespace)
     }
 
     /// The revision of the configuration document in force (0: built-in only).
     public var configurationRevision: Int {
-        state.withLock { $0.registry.revision }
+        configurations.revision
     }
 
     /// Fetches the configuration once and applies it; a failure keeps the configuration in force.
     /// - Returns: what the fetch brought.
     @discardableResult
     func refreshConfiguration() async -> ConfigurationFetcher.Outcome {
-        guard let fetcher else { return .failed("no configuration URL") }
-        let outcome = await fetcher.fetch(etag: state.withLock { $0.etag })
-        switch outcome {
-        case .updated(let document, let etag, let adjustments):
-            for adjustment in adjustments { logger.warning("hermes: configuration clamped: \(adjustment)") }
-            let changed = state.withLock { state in
-                state.etag = etag
-                return state.registry.apply(document)
-            }
-            do {
-                try cache.save(document, etag: etag)
-            } catch {
-                logger.warning("hermes: cannot cache the configuration", metadata: ["error": "\(error)"])
-            }
-            logger.info("hermes: configuration applied", metadata: ["revision": "\(document.revision)", "changed": "\(changed.sorted())"])
-            engine.reschedule(changed)
-            await engine.configurationRefreshed()
-        case .notModified:
-            break
-        case .failed(let reason):
-            logger.warning("hermes: keeping the configuration in force: \(reason)")
-        }
-        return outcome
-    }
-
-    /// Fetches now, then at `next`, `next + interval`, … until cancelled.
-    private func refreshPeriodically(from next: Duration) async {
-        var deadline = next
-        while !Task.isCancelled {
-            await refreshConfiguration()
-            do {
-                try await clock.sleep(until: deadline)
-            } catch {
-                return
-            }
-            deadline += configuration.configRefreshInterval
-        }
-    }
-
-    // MARK: - Store maintenance
-
-    private func housekeep() async {
-        let rules = state.withLock { state in
-            state.registry.namespaces.reduce(into: [String: HousekeepingRule]()) { rules, name in
-                guard let configuration = state.registry.configuration(for: name) else { return }
-                rules[name] = HousekeepingRule(
-                    isUpdateClear: configuration.isUpdateClear,
-                    expirationDays: configuration.expirationDay,
-                    maxBodyBytes: configuration.maxBodyBytes
-                )
-            }
-        }
-        let now = configuration.wallClock()
-        let version = configuration.app.version
-        do {
-            let losses = try await writer.perform { store in
-                let losses = try store.housekeep(rules, now: now, appVersion: version)
-                try store.reclaimFreePages()
-                return losses
-            }
-            for (namespace, reasons) in losses {
-                for (reason, count) in reasons { ledger.record(count, namespace: namespace, reason: reason) }
-            }
-        } catch {
-            logger.error("hermes: start-up housekeeping failed; it runs again at the next start", metadata: ["error": "\(error)"])
-        }
+        await configurations.refresh()
     }
 
     // MARK: - Diagnostics

@@ -11,6 +11,9 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     public static let evicted = LossReason("evicted")
     /// The record was older than `expirationDay`.
     public static let expired = LossReason("expired")
+    /// The record's namespace is no longer configured (neither the server, the cache nor a
+    /// local default names it), and the record was older than the default `expirationDay` (15).
+    public static let orphaned = LossReason("orphaned")
     /// The record belonged to another app version and `isUpdateClear` is on.
     public static let appVersionCleared = LossReason("app_version_cleared")
     /// The record was larger than `maxBodyMByte`.
@@ -28,5 +31,5 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     public static let torn = LossReason("torn")
 
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn]
+    public static let all: [LossReason] = [.evicted, .expired, .orphaned, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn]
 }

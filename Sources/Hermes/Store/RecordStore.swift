@@ -149,10 +149,12 @@ final class RecordStore {
         return evicted
     }
 
-    /// Runs SPEC §5's start-up rules for each configured namespace and puts every in-flight
-    /// row back to pending (the app may have died before the server answered).
+    /// Runs the start-up rules of specification §5 for each configured namespace and each
+    /// namespace holding rows no configuration names, and puts every in-flight row back to
+    /// pending (the app may have died before the server answered).
     /// - Returns: the rows deleted, per namespace and reason.
-    func housekeep(_ rules: [String: HousekeepingRule], now: Int64, appVersion: String) throws -> [String: [LossReason: Int]] {
+    func housekeep(_ plan: HousekeepingPlan, now: Int64, appVersion: String) throws -> [String: [LossReason: Int]] {
+        let rules = plan.rules(stored: counts.filter { $0.value > 0 }.keys)
         var losses: [String: [LossReason: Int]] = [:]
         try pool.write { db in
             for table in StoreSchema.Table.allCases {
@@ -182,21 +184,5 @@ final class RecordStore {
             if free > 0 { try db.execute(sql: "PRAGMA incremental_vacuum") }
             return free
         }
-    }
-}
-
-/// What start-up housekeeping deletes in one namespace (SPEC §5).
-struct HousekeepingRule: Sendable, Equatable {
-    var isUpdateClear: Bool
-    var expirationDays: Double
-    var maxBodyBytes: Int
-
-    /// Each deletion as a reason, an SQL condition with one argument, and that argument.
-    func deletions(now: Int64, appVersion: String) -> [(LossReason, String, any DatabaseValueConvertible & Sendable)] {
-        var deletions: [(LossReason, String, any DatabaseValueConvertible & Sendable)] = []
-        if isUpdateClear { deletions.append((.appVersionCleared, "app_version != ?", appVersion)) }
-        deletions.append((.expired, "created_time < ?", now - Int64(expirationDays * 86_400_000)))
-        deletions.append((.oversize, "size > ?", maxBodyBytes))
-        return deletions
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import GRDB
+import HermesWire
 import Logging
 import Synchronization
 
@@ -26,7 +27,7 @@ package final class StoreWriter: @unchecked Sendable {
     private let directory: URL
     private let logger: Logger
     private let wallClock: @Sendable () -> Int64
-    private let cacheLimit: @Sendable (String) -> Int?
+    private let configurations: ConfigurationService
     private let ledger: LossLedger
 
     /// Told after each group commit the row counts of the namespaces it wrote (for `flushCount`).
@@ -59,13 +60,13 @@ package final class StoreWriter: @unchecked Sendable {
     /// - Parameters:
     ///   - directory: where the database file and the journal live.
     ///   - journal: sizes and limits of the journal and its memory buffer.
-    ///   - cacheLimit: each namespace's `maxCacheCount`, `nil` for an unconfigured namespace.
+    ///   - configurations: asked for each namespace's `maxCacheCount` (none for an unconfigured namespace).
     init(directory: URL, journal options: Journal.Options, fileProtection: FileProtection, logger: Logger,
-         wallClock: @escaping @Sendable () -> Int64, cacheLimit: @escaping @Sendable (String) -> Int?, ledger: LossLedger) {
+         wallClock: @escaping @Sendable () -> Int64, configurations: ConfigurationService, ledger: LossLedger) {
         self.directory = directory
         self.logger = logger
         self.wallClock = wallClock
-        self.cacheLimit = cacheLimit
+        self.configurations = configurations
         self.ledger = ledger
         fileProtection.apply(toStorage: directory)
         journal = Journal(storageDirectory: directory, options: options, fileProtection: fileProtection, logger: logger)
@@ -247,7 +248,7 @@ package final class StoreWriter: @unchecked Sendable {
         retiredSegments = []
         var written: [String: Int] = [:]
         for namespace in Set(batch.records.map(\.namespace)) {
-            if let limit = cacheLimit(namespace) {
+            if let limit = configurations.configuration(for: namespace)?.maxCacheCount {
                 let evicted = try store.evict(namespace: namespace, limit: limit)
                 ledger.record(evicted, namespace: namespace, reason: .evicted)
             }

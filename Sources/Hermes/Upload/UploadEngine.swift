@@ -13,8 +13,7 @@ import Logging
 /// have), triggers between the two wait for ``ready()``, and so does `upload()`.
 final class UploadEngine: Sendable {
     private let context: UploadContext
-    private let configuration: @Sendable (String) -> NamespaceConfiguration?
-    private let configuredNamespaces: @Sendable () -> Set<String>
+    private let configurations: ConfigurationService
     private let defaultEndpoint: URL?
     private let monitor: any NetworkMonitor
     private let clock: MonotonicClock
@@ -59,14 +58,12 @@ final class UploadEngine: Sendable {
         var reason: UploadTrigger
     }
 
-    init(context: UploadContext,
-         configuration: @escaping @Sendable (String) -> NamespaceConfiguration?,
-         configuredNamespaces: @escaping @Sendable () -> Set<String>,
+    /// - Parameter configurations: asked for each namespace's configuration at each decision.
+    init(context: UploadContext, configurations: ConfigurationService,
          defaultEndpoint: URL?, monitor: any NetworkMonitor, clock: MonotonicClock,
          startDelay: Duration, seed: UInt64) {
         self.context = context
-        self.configuration = configuration
-        self.configuredNamespaces = configuredNamespaces
+        self.configurations = configurations
         self.defaultEndpoint = defaultEndpoint
         self.monitor = monitor
         self.clock = clock
@@ -103,7 +100,7 @@ final class UploadEngine: Sendable {
                 wasReachable = status.isReachable
             }
         }
-        reschedule(configuredNamespaces())
+        reschedule(configurations.namespaces)
     }
 
     /// Start-up housekeeping is done: rounds may run, and the triggers that came meanwhile do.
@@ -195,13 +192,13 @@ final class UploadEngine: Sendable {
     }
 
     private func triggerAll(_ reason: UploadTrigger) {
-        configuredNamespaces().sorted().forEach { trigger($0, reason) }
+        configurations.namespaces.sorted().forEach { trigger($0, reason) }
     }
 
     /// Called after each group commit with the row counts of the namespaces written.
     func committed(_ counts: [String: Int]) {
         for (namespace, count) in counts.sorted(by: { $0.key < $1.key }) {
-            if let flushCount = configuration(namespace)?.flushCount, count >= flushCount {
+            if let flushCount = configurations.configuration(for: namespace)?.flushCount, count >= flushCount {
                 trigger(namespace, .flushCount)
             }
         }
@@ -210,7 +207,7 @@ final class UploadEngine: Sendable {
     /// Restarts the periodic timer of each namespace whose configuration changed, at once.
     func reschedule(_ namespaces: Set<String>) {
         for namespace in namespaces {
-            let period = configuration(namespace).map { Duration.milliseconds(Int64($0.periodicTimerSecond * 1000)) }
+            let period = configurations.configuration(for: namespace).map { Duration.milliseconds(Int64($0.periodicTimerSecond * 1000)) }
             let previous = timers.withLock { timers -> Task<Void, Never>? in
                 if let period, timers[namespace]?.period == period { return nil }
                 let old = timers.removeValue(forKey: namespace)?.task
@@ -250,12 +247,12 @@ final class UploadEngine: Sendable {
         case .running:
             break
         case .created:
-            return Dictionary(uniqueKeysWithValues: configuredNamespaces().map { ($0, UploadSummary(namespace: $0, outcome: .notStarted)) })
+            return Dictionary(uniqueKeysWithValues: configurations.namespaces.map { ($0, UploadSummary(namespace: $0, outcome: .notStarted)) })
         case .starting, .stopped:
             return [:]
         }
         let stored = (try? await context.writer.perform { store in Set(store.counts.filter { $0.value > 0 }.keys) }) ?? []
-        let namespaces = configuredNamespaces().union(stored)
+        let namespaces = configurations.namespaces.union(stored)
         return await withTaskGroup(of: UploadSummary?.self) { group in
             for namespace in namespaces {
                 group.addTask { await self.round(namespace, force: true) }
@@ -295,7 +292,7 @@ final class UploadEngine: Sendable {
     }
 
     private func makeRound(_ namespace: String) -> UploadRound {
-        let configuration = configuration(namespace) ?? NamespaceConfiguration(isUpload: false)
+        let configuration = configurations.configuration(for: namespace) ?? NamespaceConfiguration(isUpload: false)
         return UploadRound(
             namespace: namespace,
             configuration: configuration,

@@ -142,7 +142,9 @@ extension UploadOutcomeTests {
         _ = await client.upload()
         let pausedTwice = client.diagnostics().blocked["JZ"]?.pauses
 
-        // When a refresh brings a new document
+        // When a refresh brings nothing new (304), then one brings a new document
+        let notModified = await client.refreshConfiguration()
+        let afterNotModified = client.diagnostics().blocked["JZ"]?.pauses
         server.published.withLock { $0 = true }
         let refresh = await client.refreshConfiguration()
         let afterRefresh = client.diagnostics().blocked
@@ -154,8 +156,8 @@ extension UploadOutcomeTests {
         await client.shutdown()
 
         // Then the pause was lifted, the trigger ran, and the doubling started over
-        guard case .updated = refresh else { Issue.record("expected a new document, got \(refresh)"); return }
-        #expect(pausedTwice == 2)
+        guard case .notModified = notModified, case .updated = refresh else { Issue.record("expected 304 then a new document, got \(notModified), \(refresh)"); return }
+        #expect(pausedTwice == 2 && afterNotModified == 2)
         #expect(afterRefresh.isEmpty)
         #expect(round.summary?.outcome == .paused(.unauthorized))
         #expect(pausedAgain == 1)
