@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -158,12 +158,16 @@ let package = Package(
     ]
 )
 
-// Swift 6 language mode everywhere, with the stricter checks swift-log 1.16 uses.
+// Swift 6 language mode everywhere, with the stricter checks swift-log 1.16 uses. No unsafe
+// flags: SwiftPM refuses a product built with them to packages that depend on Hermes by version.
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
+    // Every public type says whether it is Sendable (a warning here; CI makes it an error with
+    // `-Xswiftc -Werror -Xswiftc ExplicitSendable`). SwiftPM drops warning settings of packages
+    // it fetches, so an app that depends on Hermes never sees them.
+    settings.append(.treatWarning("ExplicitSendable", as: .warning))
     target.swiftSettings = settings
 }
