@@ -159,7 +159,7 @@ let package = Package(
 )
 
 // Swift 6 language mode everywhere, with the stricter checks swift-log 1.16 uses. No unsafe
-// flags: SwiftPM refuses a product built with them to packages that depend on Hermes by version.
+// flags: SwiftPM can refuse a product built with them to a package that depends on it by version.
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
