@@ -165,9 +165,9 @@ for target in package.targets where [.executable, .test, .regular].contains(targ
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    // Every public type says whether it is Sendable (a warning here; CI makes it an error with
-    // `-Xswiftc -Werror -Xswiftc ExplicitSendable`). SwiftPM drops warning settings of packages
-    // it fetches, so an app that depends on Hermes never sees them.
-    settings.append(.treatWarning("ExplicitSendable", as: .warning))
+    // Every public type says whether it is Sendable, or the build fails. Only our targets: SwiftPM
+    // drops the warning settings of packages it fetches, so an app that depends on Hermes never
+    // sees it (passed with -Xswiftc it would also fail SwiftPM's generated test runner).
+    settings.append(.treatWarning("ExplicitSendable", as: .error))
     target.swiftSettings = settings
 }
