@@ -75,9 +75,9 @@ if ! HERMES_COLLECTOR=http://127.0.0.1:9 TMPDIR="$work" timeout 120 "$bin/QuickS
     exit 1
 fi
 cat "$work/run.log"
-# Both namespaces tried, nothing went up, and nothing was dropped: the records wait on disk.
+# Both namespaces tried and will try again: the records wait on disk.
 for namespace in JZ hermes; do
-    if ! grep -q "^$namespace: 0 uploaded, retry later" "$work/run.log"; then
+    if ! grep -q "^$namespace: retry later" "$work/run.log"; then
         echo "quickstart: expected namespace $namespace to keep its record for a later round" >&2
         exit 1
     fi

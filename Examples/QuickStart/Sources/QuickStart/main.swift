@@ -17,6 +17,6 @@ client.send(type: "appCrash", meta: ["signal": "SIGSEGV"], payload: Data("0 Shop
 client.send(type: "pay", prefix: "JZ", meta: ["amount": 12])                     // MONITOR_TYPE "JZ-pay"
 try await client.flush()                                                         // durable on disk
 for (namespace, round) in await client.upload().sorted(by: { $0.key < $1.key }) {
-    print("\(namespace): \(round.recordsSent) uploaded, \(round.outcome)")
+    print("\(namespace): \(round.outcome)")  // "completed", or "retry later (…)" with no collector
 }
 await client.shutdown()                                                          // stops every timer
