@@ -2,7 +2,7 @@ import Foundation
 import HermesWire
 
 /// The last good configuration on disk, under `<storage>/config/<appVersion>/`, so a restart
-/// without network runs under the server's rules (SPEC §3).
+/// without network runs under the server's rules (specification §3).
 struct ConfigurationCache: Sendable {
     let directory: URL
 

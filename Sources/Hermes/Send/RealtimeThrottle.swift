@@ -1,4 +1,4 @@
-/// At most one realtime upload trigger per namespace per interval (SPEC §4.7: 2 s).
+/// At most one realtime upload trigger per namespace per interval (specification §4.7: 2 s).
 struct RealtimeThrottle: Sendable {
     var interval: Duration = .seconds(2)
     private var lastTrigger: [String: Duration] = [:]

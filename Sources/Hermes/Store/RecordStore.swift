@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Logging
 
-/// The SQLite store of one client (SPEC §5): a WAL database with the meta and payload tables.
+/// The SQLite store of one client (specification §5): a WAL database with the meta and payload tables.
 ///
 /// Not thread-safe by design: only the ``StoreWriter``'s queue calls it, so every write in the
 /// SDK goes through one writer, and row counts per namespace can be kept in memory.
@@ -131,7 +131,7 @@ final class RecordStore {
     }
 
     /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
-    /// pending before in-flight, crash rows last (SPEC §5).
+    /// pending before in-flight, crash rows last (specification §5).
     /// - Returns: how many rows were evicted.
     func evict(namespace: String, limit: Int) throws -> Int {
         var evicted = 0
@@ -157,7 +157,7 @@ final class RecordStore {
         return evicted
     }
 
-    /// Runs SPEC §5's start-up rules for each configured namespace and puts every in-flight
+    /// Runs specification §5's start-up rules for each configured namespace and puts every in-flight
     /// row back to pending (the app may have died before the server answered).
     /// - Returns: the rows deleted, per namespace and reason.
     func housekeep(_ rules: [String: HousekeepingRule], now: Int64, appVersion: String) throws -> [String: [LossReason: Int]] {
@@ -193,7 +193,7 @@ final class RecordStore {
     }
 }
 
-/// What start-up housekeeping deletes in one namespace (SPEC §5).
+/// What start-up housekeeping deletes in one namespace (specification §5).
 struct HousekeepingRule: Sendable, Equatable {
     var isUpdateClear: Bool
     var expirationDays: Double

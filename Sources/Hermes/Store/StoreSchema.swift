@@ -1,6 +1,6 @@
 import GRDB
 
-/// The store's tables (SPEC §5), created and evolved by GRDB migrations.
+/// The store's tables (specification §5), created and evolved by GRDB migrations.
 enum StoreSchema {
     /// The two record tables: rows without payload, and rows with one.
     enum Table: String, CaseIterable, Sendable, Hashable {

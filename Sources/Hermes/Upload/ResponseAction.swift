@@ -1,4 +1,4 @@
-/// What an upload's answer means for its batch (SPEC §6.4).
+/// What an upload's answer means for its batch (specification §6.4).
 enum ResponseAction: Equatable, Sendable {
     /// 2xx: stored; delete the batch.
     case delete
