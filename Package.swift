@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -180,12 +180,16 @@ let package = Package(
     ]
 )
 
-// Swift 6 language mode everywhere, with the stricter checks swift-log 1.16 uses.
+// Swift 6 language mode everywhere, with the stricter checks swift-log 1.16 uses. No unsafe
+// flags: SwiftPM can refuse a product built with them to a package that depends on it by version.
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))
     settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
-    settings.append(.unsafeFlags(["-Xfrontend", "-require-explicit-sendable"]))
+    // Every public type says whether it is Sendable, or the build fails. Only our targets: SwiftPM
+    // drops the warning settings of packages it fetches, so an app that depends on Hermes never
+    // sees it (passed with -Xswiftc it would also fail SwiftPM's generated test runner).
+    settings.append(.treatWarning("ExplicitSendable", as: .error))
     target.swiftSettings = settings
 }

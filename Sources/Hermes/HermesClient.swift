@@ -174,7 +174,7 @@ public final class HermesClient: Sendable {
     /// Sends a record to the built-in `hermes` monitoring namespace.
     /// - Parameters:
     ///   - type: the monitor type, e.g. `appCrash`; it must be in the namespace's `monitorList`.
-    ///   - meta: the record's fields; Hermes adds the common fields (SPEC §4).
+    ///   - meta: the record's fields; Hermes adds the common fields (specification §4).
     ///   - payload: a large attachment such as a stack dump, stored in the payload table.
     /// - Returns: accepted with the `REPORT_ID`, or rejected with the reason (also logged once).
     @discardableResult

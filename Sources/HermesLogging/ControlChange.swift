@@ -1,5 +1,5 @@
 /// What a live change of the controls does at once, with the database logger's semantics
-/// (seed 004, the setters of `DDAbstractDatabaseLogger`). A pure decision; ``LogPersister``
+/// (the setters of CocoaLumberjack's `DDAbstractDatabaseLogger`). A pure decision; ``LogPersister``
 /// carries it out.
 struct ControlChange: Sendable, Equatable {
     /// What happens to a timer.

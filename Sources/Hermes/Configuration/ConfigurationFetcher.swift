@@ -1,7 +1,7 @@
 import Foundation
 import HermesWire
 
-/// One `GET` of the configuration document with `If-None-Match` (SPEC §3).
+/// One `GET` of the configuration document with `If-None-Match` (specification §3).
 struct ConfigurationFetcher: Sendable {
     let url: URL
     let appKey: String

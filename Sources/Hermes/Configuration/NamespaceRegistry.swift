@@ -1,6 +1,6 @@
 import HermesWire
 
-/// The effective configuration of each namespace, by SPEC §3's precedence: the server's (or
+/// The effective configuration of each namespace, by specification §3's precedence: the server's (or
 /// the cached) document, then the built-in `hermes` default or the app's registered default.
 struct NamespaceRegistry: Sendable {
     /// The last good document from the server or the cache, clamped.

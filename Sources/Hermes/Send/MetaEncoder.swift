@@ -1,6 +1,6 @@
 import HermesWire
 
-/// Writes a record's meta: the caller's fields merged with the common fields (SPEC §4).
+/// Writes a record's meta: the caller's fields merged with the common fields (specification §4).
 ///
 /// The bytes are exactly those of `JSONValue.object(RecordMeta.merge(…)).jsonBytes()`, but the
 /// fields every record of this client shares (app, device, SDK) are encoded once, at start, into

@@ -1,7 +1,7 @@
 import Foundation
 import HermesWire
 
-/// The checks and the meta building of `send`, in the order of SPEC §4, as a pure function of
+/// The checks and the meta building of `send`, in the order of specification §4, as a pure function of
 /// its inputs: the caller supplies the configuration, the sampling draw, the time and the id.
 struct RecordBuilder: Sendable {
     /// The fields that are the same for every record of this client.
@@ -33,7 +33,7 @@ struct RecordBuilder: Sendable {
         var payload: Data?
     }
 
-    /// Validates `input` and builds its record (SPEC §4 steps 1–6).
+    /// Validates `input` and builds its record (specification §4 steps 1–6).
     /// - Parameters:
     ///   - configuration: the namespace's configuration, or `nil` when it has none.
     ///   - draw: a uniform random number in `0..<1` for the type's sample rate.

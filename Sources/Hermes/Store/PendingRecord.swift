@@ -13,6 +13,6 @@ struct PendingRecord: Sendable {
     /// `nil`: the meta table; otherwise the payload table.
     var payload: Data?
 
-    /// Meta bytes plus payload bytes (SPEC §4.6).
+    /// Meta bytes plus payload bytes (specification §4.6).
     var size: Int { meta.count + (payload?.count ?? 0) }
 }

@@ -48,7 +48,7 @@ extension ClaimedBatch {
 
 extension RecordStore {
     /// What to claim: a namespace's pending rows, crash rows first then oldest first, within
-    /// `maxItems` rows and `maxBytes` bytes (SPEC §6.2), leaving out `excludedTypes`.
+    /// `maxItems` rows and `maxBytes` bytes (specification §6.2), leaving out `excludedTypes`.
     struct BatchRequest: Sendable {
         var namespace: String
         var table: StoreSchema.Table

@@ -3,7 +3,7 @@ import GRDB
 import HermesWire
 import Logging
 
-/// The SQLite store of one client (SPEC §5): a WAL database with the meta and payload tables.
+/// The SQLite store of one client (specification §5): a WAL database with the meta and payload tables.
 ///
 /// Not thread-safe by design: only the ``StoreWriter``'s queue calls it, so every write in the
 /// SDK goes through one writer, and row counts per namespace can be kept in memory.
@@ -122,7 +122,7 @@ final class RecordStore {
     }
 
     /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
-    /// pending before in-flight, crash rows (``MonitorType/crashTypes(in:)``) last (SPEC §5).
+    /// pending before in-flight, crash rows (``MonitorType/crashTypes(in:)``) last (specification §5).
     /// - Returns: how many rows were evicted.
     func evict(namespace: String, limit: Int) throws -> Int {
         let crashTypes = MonitorType.crashTypes(in: namespace)

@@ -1,6 +1,6 @@
 package import GRDB
 
-/// The store's tables (SPEC §5), created and evolved by GRDB migrations.
+/// The store's tables (specification §5), created and evolved by GRDB migrations.
 package enum StoreSchema {
     /// The two record tables: rows without payload, and rows with one.
     package enum Table: String, CaseIterable, Sendable, Hashable {

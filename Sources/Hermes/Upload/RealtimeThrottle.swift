@@ -1,4 +1,4 @@
-/// At most one realtime upload trigger per namespace per interval (SPEC §4.7: 2 s), and none
+/// At most one realtime upload trigger per namespace per interval (specification §4.7: 2 s), and none
 /// lost: a realtime record that arrives inside the window defers one trigger to the window's
 /// end, so it goes up then, not at the next periodic tick. A pure state machine of `now`.
 struct RealtimeThrottle: Sendable {

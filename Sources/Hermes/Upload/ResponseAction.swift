@@ -1,6 +1,6 @@
 import HermesWire
 
-/// What an upload's answer means for its batch (SPEC §6.4). No answer deletes a record it is not
+/// What an upload's answer means for its batch (specification §6.4). No answer deletes a record it is not
 /// about: only the records a 2xx answer lists as rejected leave the store undelivered.
 enum ResponseAction: Equatable, Sendable {
     /// 2xx: stored, except the records listed (by the collector's per-record checks).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How long a namespace waits before trying again after a failed upload: exponential backoff
-/// with jitter, or exactly what the server's `Retry-After` asks (SPEC §6.4).
+/// with jitter, or exactly what the server's `Retry-After` asks (specification §6.4).
 struct RetryPolicy: Sendable {
     var base: Duration = .seconds(1)
     var cap: Duration = .seconds(300)

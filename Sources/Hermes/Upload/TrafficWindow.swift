@@ -1,4 +1,4 @@
-/// A namespace's cellular bytes in the current 24-hour window (SPEC §6.1), as a value with
+/// A namespace's cellular bytes in the current 24-hour window (specification §6.1), as a value with
 /// the rules as pure functions of `now`.
 struct TrafficWindow: Sendable, Equatable {
     static let length: Int64 = 86_400_000

@@ -2,7 +2,7 @@ import Foundation
 import HermesWire
 import Logging
 
-/// Starts upload rounds per namespace on every trigger of SPEC §6 — start, the periodic
+/// Starts upload rounds per namespace on every trigger of specification §6 — start, the periodic
 /// timer, realtime records, `flushCount`, the network coming back, `upload()` — with one
 /// round at a time per namespace and namespaces in parallel, so a hung collector for one
 /// never stalls another.

@@ -2,7 +2,7 @@ import Foundation
 import HermesWire
 import Logging
 
-/// One upload round in one namespace (SPEC §6): gates, then batch after batch per table —
+/// One upload round in one namespace (specification §6): gates, then batch after batch per table —
 /// claim (crash first, within maxItem and maxBodyMByte), encode, POST, act on the answer —
 /// until nothing is pending, the quota is used up, or the collector asks to wait.
 struct UploadRound: Sendable {

@@ -1,4 +1,4 @@
-/// Why an upload round starts (SPEC §6).
+/// Why an upload round starts (specification §6).
 enum UploadTrigger: Sendable, Hashable {
     /// Shortly after `start()`.
     case start

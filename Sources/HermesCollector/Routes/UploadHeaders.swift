@@ -1,7 +1,7 @@
 import Hummingbird
 import HermesWire
 
-/// The Hermes headers of an upload request (SPEC §6), read and checked.
+/// The Hermes headers of an upload request (specification §6), read and checked.
 struct UploadHeaders: Sendable {
     /// `X-Hermes-Namespace`: every record must carry this `NAMESPACE`.
     var namespace: String

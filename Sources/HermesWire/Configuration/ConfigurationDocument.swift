@@ -1,4 +1,4 @@
-/// The whole configuration the server serves: a revision and one entry per namespace (SPEC §3).
+/// The whole configuration the server serves: a revision and one entry per namespace (specification §3).
 ///
 /// ```swift
 /// let document = try ConfigurationDocument(jsonBytes: body)

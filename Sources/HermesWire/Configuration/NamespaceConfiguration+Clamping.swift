@@ -24,7 +24,7 @@ extension NamespaceConfiguration {
     static let maxMetaKByteLimit = Limit(lower: 0, lowerIsOpen: true, upper: 64, fallback: 10)
     static let sampleRateLimit = Limit(lower: 0, lowerIsOpen: false, upper: 1, fallback: 1)
 
-    /// This configuration with every value brought into its range (SPEC §3), and one
+    /// This configuration with every value brought into its range (specification §3), and one
     /// adjustment per value that was changed. Never traps, whatever the values.
     ///
     /// Open lower bounds (`maxBodyMByte`, `maxFlowMByte`, `maxMetaKByte` must be above 0):

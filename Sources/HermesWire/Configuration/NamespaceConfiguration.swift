@@ -1,4 +1,4 @@
-/// The rules for one namespace, as the server sends them (SPEC §3).
+/// The rules for one namespace, as the server sends them (specification §3).
 ///
 /// Property names are the wire's JSON keys. Sizes are in megabytes (`MByte`, 1 MB = 1,048,576
 /// bytes) or kilobytes (`KByte`, 1,024 bytes) and may be fractional. Values out of range are

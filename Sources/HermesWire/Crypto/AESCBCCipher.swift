@@ -1,7 +1,7 @@
 internal import Crypto
 internal import _CryptoExtras
 
-/// AES-128-CBC with PKCS#7 padding under a fixed key and IV: the seed's v1 cipher.
+/// AES-128-CBC with PKCS#7 padding under a fixed key and IV: the legacy v1 cipher.
 ///
 /// Kept exact for servers that read v1. It does not authenticate: use ``AESGCMCipher`` or
 /// ``HPKECipher`` with v2 where you can.

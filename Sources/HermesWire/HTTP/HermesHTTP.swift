@@ -1,4 +1,4 @@
-/// The HTTP header names of Hermes requests (SPEC §6), shared by the SDK and the collector.
+/// The HTTP header names of Hermes requests (specification §6), shared by the SDK and the collector.
 public enum HermesHeader: Sendable {
     /// The namespace every record of the batch belongs to.
     public static let namespace = "X-Hermes-Namespace"

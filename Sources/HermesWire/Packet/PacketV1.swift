@@ -1,4 +1,4 @@
-/// The seed's v1 packet, kept exact for existing servers (SPEC §7).
+/// The legacy v1 packet, kept exact for existing servers (specification §7).
 ///
 /// Meta body: `AES-128-CBC(gzip(meta lines joined by \n))`.
 /// Payload body: `u16 BE meta block length ‖ u8 payload count ‖ u32 BE length of each payload

@@ -1,15 +1,15 @@
 /// How a client encodes its uploads: the packet version and its cipher.
 ///
-/// v2 is the default for new deployments; v1 exists for servers that read the seed's packet.
+/// v2 is the default for new deployments; v1 exists for servers that read the legacy packet.
 ///
 /// ```swift
 /// let format = WireFormat.v2(try AESGCMCipher(key: key, keyID: 1))
 /// let body = try format.encode(Packet(kind: .meta, metaLines: lines))
 /// ```
 public enum WireFormat: Sendable {
-    /// The seed's packet, AES-128-CBC (SPEC §7 v1).
+    /// The legacy packet, AES-128-CBC (specification §7 v1).
     case v1(AESCBCCipher)
-    /// Hermes' authenticated packet with an AES-GCM or HPKE cipher (SPEC §7 v2).
+    /// Hermes' authenticated packet with an AES-GCM or HPKE cipher (specification §7 v2).
     case v2(any PacketCipher)
 
     /// The packet version number, as sent in the `X-Hermes-Packet-Version` header.

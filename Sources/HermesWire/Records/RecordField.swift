@@ -1,4 +1,4 @@
-/// The names of the common fields Hermes adds to every record's meta (SPEC §4).
+/// The names of the common fields Hermes adds to every record's meta (specification §4).
 ///
 /// The collector reads records by these names; they are part of the wire contract.
 public enum RecordField: Sendable {
@@ -29,7 +29,7 @@ public enum RecordField: Sendable {
     /// The Hermes SDK's version.
     public static let sdkVersion = "SDK_VERSION"
 
-    /// Every common field, in the order SPEC §4 lists them.
+    /// Every common field, in the order specification §4 lists them.
     public static let all: [String] = [
         reportID, createTime, monitorType, isBusiness, namespace, appName, appVersion, appBuild,
         deviceID, osName, osVersion, deviceModel, sdkVersion,

@@ -1,4 +1,4 @@
-/// The rule that merges a caller's meta with the common fields Hermes adds (SPEC §4).
+/// The rule that merges a caller's meta with the common fields Hermes adds (specification §4).
 public enum RecordMeta: Sendable {
     /// Merges the caller's meta with the common fields.
     ///

@@ -5,7 +5,7 @@ import HermesTestKit
 import HermesWire
 import Testing
 
-/// The checks of SPEC §4 on the namespace, the type and the sizes, with their error codes; a
+/// The checks of specification §4 on the namespace, the type and the sizes, with their error codes; a
 /// rejected record stores nothing. Malformed calls are in ``BadInputMatrixTests``.
 struct SendChecksTests {
     @Test func aNamespaceWithoutConfigurationSaysWhy() async throws {

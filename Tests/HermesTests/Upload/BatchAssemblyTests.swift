@@ -6,7 +6,7 @@ import HermesWire
 import Synchronization
 import Testing
 
-/// How a round assembles its batches (SPEC §6.2, §6.5): crash rows first, then oldest first,
+/// How a round assembles its batches (specification §6.2, §6.5): crash rows first, then oldest first,
 /// within `maxItem` and `maxBodyMByte`, payloads only for `isUploadPayload` types.
 struct BatchAssemblyTests {
     @Test func crashRowsGoFirstThenTheRestOldestFirstInEachTable() async throws {

@@ -6,7 +6,7 @@ import HermesWire
 import Synchronization
 import Testing
 
-/// The gates of SPEC §6.1: `isUpload`, reachability, the cellular traffic window, `onlyWifi`.
+/// The gates of specification §6.1: `isUpload`, reachability, the cellular traffic window, `onlyWifi`.
 struct UploadGateTests {
     /// JZ on cellular with a 2 KiB daily quota and 2-record batches: a few requests use it up.
     static let meteredJZ: NamespaceConfiguration = {

@@ -28,7 +28,7 @@ struct UploadOutcomeTests {
         #expect(collector.storedIDs("hermes").union(collector.storedIDs("JZ")) == Set(ids))
         #expect(collector.storedCounts.values.allSatisfy { $0 == 1 })
         #expect(try harness.rows("meta").isEmpty && harness.rows("payload").isEmpty)
-        // Headers of SPEC §6.6 on every request.
+        // Headers of specification §6.6 on every request.
         let first = try #require(collector.requests.first { $0.namespace == "hermes" })
         #expect(first.headers[HermesHeader.appKey] == "test-key")
         #expect(first.headers[HermesHeader.packetVersion] == "2")

@@ -7,7 +7,7 @@ import HermesWire
 import Synchronization
 import Testing
 
-/// Every trigger of SPEC §6 starts a round, observed on `client.engine.events`.
+/// Every trigger of specification §6 starts a round, observed on `client.engine.events`.
 struct UploadTriggerTests {
     static let configURL = URL(string: "http://127.0.0.1:9/v1/config")!
 
