@@ -5,7 +5,7 @@ import Logging
 
 /// The client and the records the benchmarks and the burst harnesses share, so that every
 /// figure is measured on the same data and configuration.
-public enum BenchWorkload {
+public enum BenchWorkload: Sendable {
     /// The business namespace benchmark records go to.
     public static let namespace = "bench"
 

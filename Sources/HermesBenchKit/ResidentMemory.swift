@@ -8,7 +8,7 @@ import Darwin
 /// The process's resident memory: now, and at its peak. On Linux from `/proc/self/status`
 /// (`VmRSS`, `VmHWM`), whose peak ``resetPeak()`` can start over; elsewhere the peak is the
 /// process's whole-life maximum from `getrusage` and the current size is unknown.
-public enum ResidentMemory {
+public enum ResidentMemory: Sendable {
     /// Resident bytes now, or `nil` where unknown.
     public static var current: Int? {
         #if os(Linux)
