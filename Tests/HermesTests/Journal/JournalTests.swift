@@ -123,10 +123,10 @@ struct JournalTests {
         // When the reader commits everything
         let (records, _) = Self.drain(journal)
 
-        // Then only the live segment and the spares remain
+        // Then only the live segment and the spares remain (and perhaps one being made)
         #expect(records.count == 1_000)
         #expect(filled > 3)
-        #expect(segmentFiles.count <= 1 + journal.options.maxSpares)
+        #expect(segmentFiles.count <= 2 + journal.options.maxSpares)
         journal.close()
         #expect(journal.finish().isEmpty)
         #expect(segmentFiles.isEmpty)
@@ -135,7 +135,8 @@ struct JournalTests {
     @Test func pastItsLimitTheJournalUsesTheMemoryBufferThenRefuses() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Given a journal of at most two 64 KiB segments and a memory buffer of 5
-        let journal = journal(Journal.Options(segmentBytes: 64 << 10, limitBytes: 128 << 10, memoryLimit: 5))
+        // (no spares: the caller makes each segment, so the count does not depend on timing)
+        let journal = journal(Journal.Options(segmentBytes: 64 << 10, limitBytes: 128 << 10, memoryLimit: 5, minSpares: 0))
 
         // When records arrive and nothing reads them
         var accepted = 0
