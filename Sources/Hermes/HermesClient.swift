@@ -252,7 +252,7 @@ public final class HermesClient: Sendable {
     public func diagnostics() -> Diagnostics {
         Diagnostics(
             losses: ledger.snapshot, bufferedRecords: writer.backlog, quarantinedFiles: writer.quarantinedFiles,
-            rejections: ledger.rejections, blocked: engine.blocks.snapshot
+            rejections: ledger.rejections, blocked: engine.blocks.snapshot, journalStalls: writer.journal.stalls
         )
     }
 }

@@ -8,8 +8,14 @@ public struct Diagnostics: Sendable, Hashable {
     /// Namespaces whose uploads are paused because the collector refused them, with why.
     /// Their records are kept.
     public var blocked: [String: UploadBlock]
-    /// Records accepted and waiting in memory for the store.
+    /// Records accepted and waiting in memory for the store (the journal could not take them:
+    /// its limit was reached or no segment could be made). These are the only accepted records
+    /// a process death can lose.
     public var bufferedRecords: Int
+    /// Times a `send` found no spare journal segment ready and waited for one (about a
+    /// millisecond each). Hermes keeps more spares after a stall; a count that keeps growing
+    /// means bursts outrun the disk.
+    public var journalStalls: Int
     /// Corrupt store files moved aside (kept for diagnosis). Their rows count as
     /// ``LossReason/quarantined`` when the file could still be read.
     public var quarantinedFiles: [String]
@@ -17,8 +23,9 @@ public struct Diagnostics: Sendable, Hashable {
     /// Creates a snapshot.
     public init(
         losses: [String: [LossReason: Int]], bufferedRecords: Int, quarantinedFiles: [String] = [],
-        rejections: [String: [String: Int]] = [:], blocked: [String: UploadBlock] = [:]
+        rejections: [String: [String: Int]] = [:], blocked: [String: UploadBlock] = [:], journalStalls: Int = 0
     ) {
+        self.journalStalls = journalStalls
         self.losses = losses
         self.rejections = rejections
         self.blocked = blocked

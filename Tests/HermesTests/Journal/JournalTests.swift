@@ -149,10 +149,12 @@ struct JournalTests {
             if refusal != nil { break }
         }
 
-        // Then the segments fill, five records wait in memory, and the next is refused
+        // Then the segments fill (each made by a caller: a stall), five records wait in memory,
+        // and the next is refused
         let perSegment = (64 << 10 - JournalSegment.firstFrame) / JournalSegment.frameSize(body: JournalRecordCodec.size(of: Self.record(9)))
         #expect(accepted >= 2 * perSegment + 5)
         #expect(journal.bufferedRecords == 5)
+        #expect(journal.stalls == 2)
         #expect(refusal == .bufferFull)
         // And everything accepted is read back, journal first
         #expect(Self.drain(journal).records.count == accepted)
