@@ -33,7 +33,8 @@ struct PacketIngestor: Sendable {
         var rejected: [UploadAnswer.Rejection] = []
         records.reserveCapacity(packet.metaLines.count)
         for (index, line) in packet.metaLines.enumerated() {
-            switch RecordCheck.check(metaLine: line, namespace: headers.namespace) {
+            // The line is stored as received: only a deployment's rule needs the whole of it parsed.
+            switch RecordCheck.check(metaLine: line, namespace: headers.namespace, keepingMeta: recordRule != nil) {
             case .rejected(let reportID, let error):
                 rejected.append(.init(index: index, reportID: reportID, code: error.code.description, reason: error.message))
             case .valid(let fields, let meta):

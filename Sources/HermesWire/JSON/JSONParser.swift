@@ -13,19 +13,25 @@ struct JSONParser {
         self.bytes = bytes
     }
 
-    static func parse(_ input: some Collection<UInt8>) throws(HermesWireError) -> JSONValue {
+    /// Parses one JSON value.
+    /// - Parameters:
+    ///   - input: the UTF-8 bytes.
+    ///   - names: when the value is an object, build only its members of these names; every
+    ///     other member is still checked in full, but not built (no strings, arrays or
+    ///     dictionaries made for it). `nil` builds everything.
+    static func parse(_ input: some Collection<UInt8>, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
         let result: Result<JSONValue, HermesWireError>? = input.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(HermesWireError) -> JSONValue in try parseBuffer(buffer) }
+            Result { () throws(HermesWireError) -> JSONValue in try parseBuffer(buffer, onlyMembers: names) }
         }
         if let result { return try result.get() }
         let copy = Array(input)
-        return try copy.withUnsafeBufferPointer { buffer throws(HermesWireError) in try parseBuffer(buffer) }
+        return try copy.withUnsafeBufferPointer { buffer throws(HermesWireError) in try parseBuffer(buffer, onlyMembers: names) }
     }
 
-    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>) throws(HermesWireError) -> JSONValue {
+    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>, onlyMembers names: [String]?) throws(HermesWireError) -> JSONValue {
         var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0)
+        let value = try parser.parseValue(depth: 0, onlyMembers: names)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw parser.failure("unexpected bytes after the JSON value") }
         return value
@@ -52,13 +58,17 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func parseValue(depth: Int) throws(HermesWireError) -> JSONValue {
+    /// Parses a value; with `keep` false it only checks it and returns `.null` for strings,
+    /// arrays and objects. `names` limits the members an object keeps (see ``parse(_:onlyMembers:)``).
+    private mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
-        case UInt8(ascii: "["): return try parseArray(depth: depth)
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth, keep: keep, onlyMembers: names)
+        case UInt8(ascii: "["): return try parseArray(depth: depth, keep: keep)
+        case UInt8(ascii: "\""):
+            let string = try parseString(keep: keep)
+            return keep ? .string(string) : .null
         case UInt8(ascii: "t"): try expect("true"); return .bool(true)
         case UInt8(ascii: "f"): try expect("false"); return .bool(false)
         case UInt8(ascii: "n"): try expect("null"); return .null
@@ -67,33 +77,38 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int) throws(HermesWireError) -> JSONValue {
+    private mutating func parseObject(depth: Int, keep: Bool, onlyMembers names: [String]?) throws(HermesWireError) -> JSONValue {
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Members are gathered first and hashed once, into a dictionary of the right size.
+        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return keep ? .object([:]) : .null
         }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
-            let key = try parseString()
+            let key = try parseString(keep: keep)
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            let keepsMember = keep && names.map { $0.contains(key) } != false
+            let value = try parseValue(depth: depth + 1, keep: keepsMember)
+            if keepsMember { members.append((key, value)) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"):
+                index += 1
+                return keep ? .object(Dictionary(members) { _, later in later }) : .null
             default: throw failure("expected ',' or '}'")
             }
         }
     }
 
-    private mutating func parseArray(depth: Int) throws(HermesWireError) -> JSONValue {
+    private mutating func parseArray(depth: Int, keep: Bool) throws(HermesWireError) -> JSONValue {
         index += 1
         var elements: [JSONValue] = []
         skipWhitespace()
@@ -103,20 +118,50 @@ struct JSONParser {
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth + 1))
+            let element = try parseValue(depth: depth + 1, keep: keep)
+            if keep { elements.append(element) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"): index += 1; return keep ? .array(elements) : .null
             default: throw failure("expected ',' or ']'")
             }
         }
     }
 
-    private mutating func parseString() throws(HermesWireError) -> String {
+    /// Parses a string; with `keep` false an ASCII string without escapes is only checked and
+    /// "" returned.
+    private mutating func parseString(keep: Bool = true) throws(HermesWireError) -> String {
         index += 1
+        let start = index
+        var isASCII = true
+        // The common case, a string without escapes, becomes a `String` straight from the input.
+        while let byte = current {
+            switch byte {
+            case UInt8(ascii: "\""):
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                index += 1
+                if isASCII { return keep ? String(decoding: run, as: UTF8.self) : "" }
+                guard let string = String(validating: run, as: UTF8.self) else { throw failure("string is not valid UTF-8") }
+                return string
+            case UInt8(ascii: "\\"):
+                return try parseEscapedString(from: start)
+            case 0x00..<0x20:
+                throw failure("control character in string")
+            case 0x80...:
+                isASCII = false
+                index += 1
+            default:
+                index += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    /// The rest of a string that holds an escape, from its first byte at `start`.
+    private mutating func parseEscapedString(from start: Int) throws(HermesWireError) -> String {
         var scalars: [UInt8] = []
-        var runStart = index
+        var runStart = start
         while true {
             guard let byte = current else { throw failure("unterminated string") }
             switch byte {
@@ -202,10 +247,25 @@ struct JSONParser {
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             guard try skipDigits(allowLeadingZero: true) else { throw failure("invalid number") }
         }
+        if isInteger, let value = integer(bytes[start..<index]) { return .int(value) }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .int(value) }
         guard let value = Double(text), value.isFinite else { throw failure("number out of range") }
         return .double(value)
+    }
+
+    /// The value of an integer's digits (after an optional `-`), or `nil` past `Int64`'s range.
+    private func integer(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
+        let isNegative = digits.first == UInt8(ascii: "-")
+        var value: Int64 = 0
+        for digit in digits.dropFirst(isNegative ? 1 : 0) {
+            let (shifted, overflowedShift) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowed) = isNegative
+                ? shifted.subtractingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+                : shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
+            guard !overflowedShift, !overflowed else { return nil }
+            value = next
+        }
+        return value
     }
 
     /// Skips a run of digits; returns whether there was at least one.

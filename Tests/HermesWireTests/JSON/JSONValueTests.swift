@@ -62,6 +62,14 @@ struct JSONValueTests {
         #expect(try JSONValue(parsing: Array("12.0".utf8)) == .double(12))
         #expect(try JSONValue(parsing: Array("1e2".utf8)) == .double(100))
         #expect(try JSONValue(parsing: Array("99999999999999999999".utf8)) == .double(1e20))
+        #expect(try JSONValue(parsing: Array("-9223372036854775808".utf8)) == .int(.min))
+        #expect(try JSONValue(parsing: Array("9223372036854775807".utf8)) == .int(.max))
+        #expect(try JSONValue(parsing: Array("9223372036854775808".utf8)) == .double(9_223_372_036_854_775_808))
+        #expect(try JSONValue(parsing: Array("-0".utf8)) == .int(0))
+    }
+
+    @Test func duplicateMembersKeepTheLastValue() throws {
+        #expect(try JSONValue(parsing: Array(#"{"a":1,"b":2,"a":3}"#.utf8)) == ["a": 3, "b": 2])
     }
 
     @Test func parsingDecodesEscapesAndSurrogatePairs() throws {

@@ -32,12 +32,12 @@ struct RecordCheckTests {
         ("CREATE_TIME missing", ["CREATE_TIME": nil], .missingField, "CREATE_TIME is missing", "r1"),
     ]
 
-    @Test(arguments: failures.indices)
-    func eachCheckedFieldRejectsWithItsCodeAndReason(index: Int) throws {
+    @Test(arguments: failures.indices, [true, false])
+    func eachCheckedFieldRejectsWithItsCodeAndReason(index: Int, keepingMeta: Bool) throws {
         let failure = Self.failures[index]
         var object = Self.valid
         for (key, value) in failure.change { object[key] = value }
-        guard case .rejected(let reportID, let error) = RecordCheck.check(metaLine: try Self.line(object), namespace: "JZ") else {
+        guard case .rejected(let reportID, let error) = RecordCheck.check(metaLine: try Self.line(object), namespace: "JZ", keepingMeta: keepingMeta) else {
             Issue.record("\(failure.name): expected a rejection")
             return
         }
@@ -46,9 +46,10 @@ struct RecordCheckTests {
         #expect(reportID == failure.reportID, "\(failure.name)")
     }
 
-    @Test func aLineThatIsNotAnObjectIsRejected() {
-        guard case .rejected(nil, let notJSON) = RecordCheck.check(metaLine: Array(#"{"REPORT_ID":"#.utf8), namespace: "JZ"),
-              case .rejected(nil, let notObject) = RecordCheck.check(metaLine: Array("[1,2]".utf8), namespace: "JZ")
+    @Test(arguments: [true, false])
+    func aLineThatIsNotAnObjectIsRejected(keepingMeta: Bool) {
+        guard case .rejected(nil, let notJSON) = RecordCheck.check(metaLine: Array(#"{"REPORT_ID":"#.utf8), namespace: "JZ", keepingMeta: keepingMeta),
+              case .rejected(nil, let notObject) = RecordCheck.check(metaLine: Array("[1,2]".utf8), namespace: "JZ", keepingMeta: keepingMeta)
         else {
             Issue.record("expected two rejections without a REPORT_ID")
             return
@@ -56,5 +57,57 @@ struct RecordCheckTests {
         #expect(notJSON.code == .invalidJSON)
         #expect(notObject.code == .invalidRecord)
         #expect(notObject.message == "the meta line is not a JSON object")
+    }
+
+    /// Valid JSON with the checked fields, then `extra` as the value of a member nobody checks.
+    static func line(withUnchecked extra: String) -> [UInt8] {
+        Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"JZ-pay","IS_BIZ":true,"CREATE_TIME":5,"x":"#.utf8) + Array(extra.utf8) + [UInt8(ascii: "}")]
+    }
+
+    @Test(arguments: [
+        "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "tru", "\"unterminated", "{\"a\" 1}", "\"\u{01}\"",
+        "\"\\ud800\"", "\"\\x\"", "1e999", "{1:2}", "nul", String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
+    ])
+    func withoutKeepingMetaTheUncheckedMembersAreStillCheckedInFull(value: String) {
+        guard case .rejected(_, let error) = RecordCheck.check(metaLine: Self.line(withUnchecked: value), namespace: "JZ", keepingMeta: false) else {
+            Issue.record("expected \(value) to be rejected")
+            return
+        }
+        #expect(error.code == .invalidJSON)
+    }
+
+    @Test func withoutKeepingMetaInvalidUTF8InAnUncheckedMemberIsRejected() {
+        let line = Self.line(withUnchecked: "\"").dropLast() + [0xC3, 0x28, UInt8(ascii: "\""), UInt8(ascii: "}")]
+        guard case .rejected(_, let error) = RecordCheck.check(metaLine: Array(line), namespace: "JZ", keepingMeta: false) else {
+            Issue.record("expected a rejection")
+            return
+        }
+        #expect(error.code == .invalidJSON)
+    }
+
+    @Test func withoutKeepingMetaAValidLineGivesTheSameFieldsAndOnlyThem() throws {
+        let extra = #"{"list":[1,-2.5e3,"a\u00e9\ud83d\ude00",null,{"deep":[[true,false]]}],"text":"ünïcødé","REPORT_ID":"nested"}"#
+        let line = Self.line(withUnchecked: extra)
+        guard case .valid(let full, let meta) = RecordCheck.check(metaLine: line, namespace: "JZ"),
+              case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false)
+        else {
+            Issue.record("expected the line to be valid both ways")
+            return
+        }
+        #expect(fields == full)
+        #expect(fields.reportID == "r1")
+        #expect(Set(checked.keys) == RecordCheck.checkedFields)
+        #expect(meta["x"]?.objectValue?["text"] == "ünïcødé")
+    }
+
+    @Test func aRepeatedCheckedFieldCountsByItsLastValueEitherWay() {
+        let line = Array(#"{"REPORT_ID":"first","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"REPORT_ID":"last"}"#.utf8)
+        for keepingMeta in [true, false] {
+            guard case .valid(let fields, _) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: keepingMeta) else {
+                Issue.record("expected a valid record")
+                return
+            }
+            #expect(fields.reportID == "last")
+        }
     }
 }
