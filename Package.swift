@@ -169,6 +169,8 @@ let package = Package(
             dependencies: [
                 "HermesCollector",
                 "HermesWire",
+                // Tests make the collector's database refuse a record (a trigger) to see a batch fail.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -8,7 +8,9 @@ public import HermesWire
 /// Contract for implementers:
 /// - ``store(_:)`` writes the whole batch in one transaction or nothing, and keeps each record
 ///   at most once per `(namespace, reportID)`: a record already stored, by an earlier batch or
-///   earlier in the same batch, is counted as a duplicate and left as it was.
+///   earlier in the same batch, is counted as a duplicate and left as it was. It returns only
+///   once the batch is committed. The transaction may be shared with concurrent batches (group
+///   commit) as long as each batch stays all or nothing and fails alone.
 /// - ``events(_:)`` orders by `createTime`, then by insertion order, and returns at most
 ///   `query.limit` events; ``count(_:)`` ignores the limit.
 /// - ``saveConfiguration(_:)`` replaces the saved document; ``loadConfiguration()`` returns the
