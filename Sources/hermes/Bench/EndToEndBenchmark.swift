@@ -68,52 +68,14 @@ struct EndToEndBenchmark {
         var report = BenchReport()
         report.add("records", Double(records), "records")
         report.add("e2e_records_per_s", Double(records) / endToEnd.seconds, "end to end records/s (send → stored)")
-        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (4 posters)")
+        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (median of 3)")
+        report.add("collector_uploaders", Double(CollectorIngestBenchmark().uploaders), "collector concurrent uploaders")
         report.add("wire_bytes_per_record", Double(wireBytes) / Double(records), "wire bytes per record")
         return report
     }
 
-    /// Posts pre-encoded 100-record batches to a fresh collector from 4 concurrent posters.
+    /// The collector's ingest rate with pre-encoded batches: ``CollectorIngestBenchmark``.
     private func collectorRate(cipher: AESGCMCipher, document: ConfigurationDocument, logger: Logger) async throws -> Double {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-collector-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try await CollectorServer.start(
-            configuration: CollectorConfiguration(port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
-            storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
-        )
-        let batchCount = records / 100
-        let bodies: [[UInt8]] = try (0..<batchCount).map { batch in
-            let lines = try (0..<100).map { offset -> [UInt8] in
-                var meta = StoreBenchmark.meta(batch * 100 + offset)
-                meta[RecordField.reportID] = .string("bench-\(batch)-\(offset)")
-                meta[RecordField.namespace] = "hermes"
-                meta[RecordField.monitorType] = "appLag"
-                meta[RecordField.createTime] = .int(1_763_000_000_000 + Int64(offset))
-                return try JSONValue.object(meta).jsonBytes()
-            }
-            return try WireFormat.v2(cipher).encode(Packet(kind: .meta, metaLines: lines))
-        }
-        let url = URL(string: "http://127.0.0.1:\(server.port)\(HermesPath.uploadMeta)")!
-        let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: "hermes", HermesHeader.packetVersion: "2"]
-        let transport = URLSessionTransport()
-        let clock = ContinuousClock()
-        let elapsed = try await clock.measure {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for poster in 0..<4 {
-                    group.addTask {
-                        for index in stride(from: poster, to: bodies.count, by: 4) {
-                            let response = try await transport.send(TransportRequest(method: "POST", url: url, headers: headers, body: bodies[index]))
-                            precondition(response.status == 200, "collector answered \(response.status)")
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
-        let stored = server.metrics.snapshot.recordsStored
-        try await server.shutdown()
-        precondition(stored == batchCount * 100, "the collector stored \(stored) of \(batchCount * 100)")
-        return Double(stored) / elapsed.seconds
+        try await CollectorIngestBenchmark().recordsPerSecond(cipher: cipher, document: document, logger: logger)
     }
 }
