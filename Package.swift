@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HermesLogging", targets: ["HermesLogging"]),
         .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
         .library(name: "HermesCollector", targets: ["HermesCollector"]),
+        .library(name: "HermesCollectorPostgres", targets: ["HermesCollectorPostgres"]),
         .executable(name: "hermes", targets: ["hermes"]),
     ],
     dependencies: [
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         .systemLibrary(
@@ -84,6 +88,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The collector's PostgreSQL store, for several instances on one database. Its own target:
+        // SQLite-only users and the SDK never build postgres-nio.
+        .target(
+            name: "HermesCollectorPostgres",
+            dependencies: [
+                "HermesCollector",
+                "HermesWire",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // What the benchmarks and burst harnesses share: the workload, resident memory.
         .target(
             name: "HermesBenchKit",
@@ -108,6 +126,7 @@ let package = Package(
                 "HermesWire",
                 "Hermes",
                 "HermesCollector",
+                "HermesCollectorPostgres",
                 "HermesLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -168,7 +187,9 @@ let package = Package(
             name: "HermesCollectorTests",
             dependencies: [
                 "HermesCollector",
+                "HermesCollectorPostgres",
                 "HermesWire",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

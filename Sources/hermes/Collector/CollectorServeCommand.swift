@@ -4,12 +4,12 @@ import HermesCollector
 import HermesWire
 import Logging
 
-/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file until
-/// SIGINT or SIGTERM.
+/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file or a
+/// PostgreSQL database until SIGINT or SIGTERM.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve uploads, configuration and events from a SQLite file until SIGINT or SIGTERM."
+        abstract: "Serve uploads, configuration and events from a SQLite file or PostgreSQL until SIGINT or SIGTERM."
     )
 
     @Option(help: "The address to listen on.")
@@ -19,7 +19,13 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var port = 8080
 
     @Option(help: "The SQLite database file (created if missing).")
-    var db: String
+    var db: String?
+
+    @Option(help: ArgumentHelp(
+        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Default: $\(StorageLocation.environmentVariable), else --db.",
+        valueName: "url-or-path"
+    ))
+    var storage: String?
 
     @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable; at least one.")
     var appKeys: [String] = []
@@ -37,6 +43,12 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var keys: CollectorKeyOptions
 
     func validate() throws {
+        if db != nil, storage != nil {
+            throw ValidationError("Give --db or --storage, not both.")
+        }
+        guard location != nil else {
+            throw ValidationError("Give --storage (a postgres:// URL or a SQLite file), --db, or set \(StorageLocation.environmentVariable).")
+        }
         guard appKeys.contains(where: { !$0.isEmpty }) else {
             throw ValidationError("Give at least one --app-key: uploads without a known app key are refused.")
         }
@@ -65,14 +77,27 @@ struct CollectorServeCommand: AsyncParsableCommand {
             maxBodyBytes: maxBodyBytes,
             initialConfiguration: try initialConfiguration()
         )
-        let server = try await CollectorServer.start(
-            configuration: configuration,
-            storage: try SQLiteCollectorStorage(path: db),
-            logger: logger,
-            stopsOnSignals: true
-        )
-        try await server.waitUntilStopped()
+        guard let location else { throw ValidationError("Give --storage or --db.") }
+        let store = try await location.open(logger: logger)
+        do {
+            let server = try await CollectorServer.start(
+                configuration: configuration, storage: store.storage, logger: logger, stopsOnSignals: true
+            )
+            try await server.waitUntilStopped()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
         logger.info("collector stopped")
+    }
+
+    /// `--storage`, else `--db`, else `$HERMES_STORAGE`.
+    private var location: StorageLocation? {
+        if let storage { return StorageLocation(storage) }
+        if let db { return .sqlite(path: db) }
+        guard let value = ProcessInfo.processInfo.environment[StorageLocation.environmentVariable], !value.isEmpty else { return nil }
+        return StorageLocation(value)
     }
 
     /// The document of `--config`, or the built-in one.
