@@ -62,6 +62,7 @@ public func buildApplication(
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
+        services: [ConfigurationWatcher(live: live, storage: storage, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("collector listening", metadata: ["address": "http://\(configuration.host):\(port)"])
