@@ -135,6 +135,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The round-robin front of `hermes bench collector`.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // The raw insert ceiling of `hermes bench collector` on PostgreSQL.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -189,7 +193,6 @@ let package = Package(
                 "HermesCollector",
                 "HermesCollectorPostgres",
                 "HermesWire",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),

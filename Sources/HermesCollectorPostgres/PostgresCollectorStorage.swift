@@ -40,7 +40,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         public init() {}
     }
 
-    let client: PostgresClient
+    package let client: PostgresClient
     let logger: Logger
     let options: Options
     private let tasks: [Task<Void, Never>]

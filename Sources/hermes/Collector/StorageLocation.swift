@@ -31,4 +31,17 @@ enum StorageLocation: Equatable {
             return (storage, { await storage.close() })
         }
     }
+
+    /// Opens the store, runs `body` with it, and closes it.
+    func withOpen<T>(logger: Logger, _ body: (any CollectorStorage) async throws -> T) async throws -> T {
+        let (storage, close) = try await open(logger: logger)
+        do {
+            let value = try await body(storage)
+            await close()
+            return value
+        } catch {
+            await close()
+            throw error
+        }
+    }
 }

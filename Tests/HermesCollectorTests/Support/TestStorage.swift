@@ -2,7 +2,6 @@ import Foundation
 import HermesCollector
 import HermesCollectorPostgres
 import Logging
-import PostgresNIO
 import Testing
 
 /// The kinds of store the contract tests run against: SQLite always, PostgreSQL when
@@ -102,34 +101,10 @@ final class TestStorage: Sendable {
         case .postgres:
             let serverURL = try StorageKind.postgresURL()
             let name = "hermes_test_\(UUID().uuidString.prefix(8).lowercased())"
-            try await administer(serverURL, "CREATE DATABASE \(name)")
-            return TestStorage(kind: kind, location: try databaseURL(serverURL, name)) {
-                try await administer(serverURL, "DROP DATABASE \(name) WITH (FORCE)")
+            let url = try await PostgresAdministration.createDatabase(name, serverURL: serverURL, logger: logger)
+            return TestStorage(kind: kind, location: url) {
+                try await PostgresAdministration.dropDatabase(name, serverURL: serverURL, logger: logger)
             }
-        }
-    }
-
-    /// `serverURL` with its database replaced by `name`.
-    private static func databaseURL(_ serverURL: String, _ name: String) throws -> String {
-        guard var components = URLComponents(string: serverURL) else { throw TestStorageError("unreadable URL") }
-        components.path = "/\(name)"
-        return try #require(components.string)
-    }
-
-    /// Runs one statement on the server's own database through a short-lived client.
-    private static func administer(_ serverURL: String, _ statement: String) async throws {
-        guard let components = URLComponents(string: serverURL), let host = components.host else {
-            throw TestStorageError("unreadable URL \(serverURL)")
-        }
-        let configuration = PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: components.user ?? "postgres",
-            password: components.password, database: "postgres", tls: .disable
-        )
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            group.cancelAll()
         }
     }
 }
