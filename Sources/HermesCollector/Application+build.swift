@@ -2,6 +2,7 @@ public import Hummingbird
 import HermesWire
 public import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the collector: its routes over `storage`, ready to run as a `Service` or to test with
 /// `app.test(.router)`.
@@ -59,10 +60,14 @@ public func buildApplication(
         logger: logger
     ).register(on: router)
     EventRoutes(storage: storage, adminToken: configuration.adminToken).register(on: router)
+    var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
+    if let days = configuration.retentionDays {
+        services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
+    }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
-        services: [ConfigurationWatcher(live: live, storage: storage, logger: logger)],
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("collector listening", metadata: ["address": "http://\(configuration.host):\(port)"])

@@ -26,6 +26,12 @@ public final class CollectorMetrics: Sendable {
         public var bytesIn = 0
         /// Accepted upload batches by packet kind.
         public var batches: [PacketKind: Int] = [:]
+        /// Day partitions dropped by retention.
+        public var retentionDaysDropped = 0
+        /// Records removed by retention.
+        public var retentionRecordsRemoved = 0
+        /// Retention passes that failed (each is tried again at the next one).
+        public var retentionFailures = 0
 
         /// An all-zero snapshot.
         public init() {}
@@ -49,6 +55,14 @@ public final class CollectorMetrics: Sendable {
             $0.recordsStored += outcome.stored
             $0.duplicatesDropped += outcome.duplicates
             for rejection in rejected { $0.recordsRejected[rejection.code, default: 0] += 1 }
+        }
+    }
+
+    func countRetention(_ outcome: RetentionOutcome?) {
+        state.withLock {
+            guard let outcome else { return $0.retentionFailures += 1 }
+            $0.retentionDaysDropped += outcome.daysDropped
+            $0.retentionRecordsRemoved += outcome.recordsRemoved
         }
     }
 
@@ -79,6 +93,9 @@ public final class CollectorMetrics: Sendable {
             "hermes_collector_batches_total", "Upload batches accepted, by packet kind.",
             PacketKind.allCases.map { ("{kind=\"\($0.label)\"}", values.batches[$0, default: 0]) }
         )
+        counter("hermes_collector_retention_days_dropped_total", "Day partitions dropped by retention.", [("", values.retentionDaysDropped)])
+        counter("hermes_collector_retention_records_removed_total", "Records removed by retention.", [("", values.retentionRecordsRemoved)])
+        counter("hermes_collector_retention_failures_total", "Retention passes that failed.", [("", values.retentionFailures)])
         return text
     }
 }

@@ -1,16 +1,18 @@
+import HermesCollector
+
 /// One day of the `events` table: a partition holding the records whose `CREATE_TIME` falls in
 /// that UTC day, named `events_YYYYMMDD`.
 ///
 /// Pure: the store creates, detaches and drops the partitions this names.
 package struct DayPartition: Hashable, Comparable, Sendable {
-    package static let millisecondsPerDay: Int64 = 86_400_000
+    package static let millisecondsPerDay = UTCDay.milliseconds
 
     /// Days since 1970-01-01 (UTC).
     package let day: Int64
 
     /// The day holding `milliseconds` since 1970 (UTC).
     package init(containing milliseconds: Int64) {
-        day = milliseconds >= 0 ? milliseconds / Self.millisecondsPerDay : (milliseconds + 1) / Self.millisecondsPerDay - 1
+        day = UTCDay.start(of: milliseconds) / Self.millisecondsPerDay
     }
 
     package init(day: Int64) {

@@ -16,6 +16,11 @@ extension EventQuery {
         add("monitor_type =", monitorType)
         add("create_time >=", since)
         add("create_time <", until)
+        if let after {
+            binds.append(after.createTime)
+            binds.append(after.id)
+            conditions.append("(create_time, id) > ($\(binds.count - 1), $\(binds.count))")
+        }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), binds)
     }
 }

@@ -126,12 +126,12 @@ public final class PostgresCollectorStorage: CollectorStorage {
             var all = binds
             all.append(query.limit)
             let sql = """
-                SELECT namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at
+                SELECT namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id
                 FROM events\(filter) ORDER BY create_time, id LIMIT $\(all.count)
                 """
             let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: all), logger: logger)
             var events: [StoredEvent] = []
-            for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64).self) {
+            for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
                 events.append(try Self.event(row))
             }
             return events
@@ -148,7 +148,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
     }
 
     private static func event(
-        _ row: (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64)
+        _ row: (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64)
     ) throws(CollectorError) -> StoredEvent {
         let meta: JSONValue
         do {
@@ -158,7 +158,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         }
         return StoredEvent(
             namespace: row.0, reportID: row.1, monitorType: row.2, createTime: row.3, meta: meta,
-            payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8
+            payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8, id: row.9
         )
     }
 

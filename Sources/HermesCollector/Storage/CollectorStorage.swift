@@ -19,6 +19,7 @@ public import HermesWire
 /// - ``updateConfiguration(from:_:)`` is atomic against every collector sharing the store, and
 ///   ``watchConfiguration(_:)`` reports the documents other collectors save (both have defaults
 ///   for a store only one collector writes).
+/// - ``removeDays(before:)`` removes whole UTC days of `createTime`, never a record of a later day.
 /// - Errors never contain keys, tokens or record contents.
 public protocol CollectorStorage: Sendable {
     /// Stores a batch in one transaction, each record at most once per `(namespace, reportID)`.
@@ -56,4 +57,11 @@ public protocol CollectorStorage: Sendable {
     /// calling task is cancelled; returns at once for a store no other collector writes.
     /// - Parameter changed: reloads the document (it may be called when nothing changed).
     func watchConfiguration(_ changed: @escaping @Sendable () async -> Void) async throws
+
+    /// Removes every record of the UTC days that end at or before `cutoff` (whole days only:
+    /// a day that `cutoff` falls inside is kept).
+    /// - Parameter cutoff: a `CREATE_TIME` in milliseconds; usually now minus the retention.
+    /// - Returns: how many days' partitions were dropped (0 for a store without them) and how
+    ///   many records went.
+    func removeDays(before cutoff: Int64) async throws -> RetentionOutcome
 }

@@ -14,7 +14,7 @@ public import HermesWire
 /// let storage = try SQLiteCollectorStorage(path: "/var/lib/hermes/collector.sqlite")
 /// ```
 public struct SQLiteCollectorStorage: CollectorStorage {
-    private let writer: any DatabaseWriter
+    let writer: any DatabaseWriter
 
     /// Opens (or creates) the database file at `path`.
     /// - Parameter path: the SQLite file; its directory must exist.
@@ -125,7 +125,8 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             payload: payload.map { [UInt8]($0) },
             deviceID: row["device_id"],
             batchID: row["batch_id"],
-            receivedAt: row["received_at"]
+            receivedAt: row["received_at"],
+            id: row["id"]
         )
     }
 

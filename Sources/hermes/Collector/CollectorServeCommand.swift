@@ -39,6 +39,9 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes.")
     var maxBodyBytes = 4 << 20
 
+    @Option(name: .customLong("retention-days"), help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
+    var retentionDays: Int?
+
     @OptionGroup
     var keys: CollectorKeyOptions
 
@@ -58,6 +61,9 @@ struct CollectorServeCommand: AsyncParsableCommand {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535.")
         }
+        if let retentionDays, retentionDays < 1 {
+            throw ValidationError("--retention-days must be at least 1.")
+        }
         guard maxBodyBytes > 0 else {
             throw ValidationError("--max-body-bytes must be positive.")
         }
@@ -68,7 +74,7 @@ struct CollectorServeCommand: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = Logger(label: "hermes.collector")
-        let configuration = CollectorConfiguration(
+        var configuration = CollectorConfiguration(
             host: host,
             port: port,
             appKeys: Set(appKeys.filter { !$0.isEmpty }),
@@ -77,6 +83,7 @@ struct CollectorServeCommand: AsyncParsableCommand {
             maxBodyBytes: maxBodyBytes,
             initialConfiguration: try initialConfiguration()
         )
+        configuration.retentionDays = retentionDays
         guard let location else { throw ValidationError("Give --storage or --db.") }
         let store = try await location.open(logger: logger)
         do {

@@ -47,6 +47,9 @@ struct OperationsRoutesTests {
             "hermes_collector_bytes_in_total \(2 * body.count + withBadRecord.count + 10)",
             "hermes_collector_batches_total{kind=\"meta\"} 3",
             "hermes_collector_batches_total{kind=\"payload\"} 0",
+            "hermes_collector_retention_days_dropped_total 0",
+            "hermes_collector_retention_records_removed_total 0",
+            "hermes_collector_retention_failures_total 0",
         ])
         #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
         #expect(fixture.metrics.snapshot.recordsStored == 3)

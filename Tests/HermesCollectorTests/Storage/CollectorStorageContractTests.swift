@@ -148,6 +148,57 @@ struct CollectorStorageContractTests {
         }
     }
 
+    @Test(arguments: StorageKind.available)
+    func cursorPagesNeitherRepeatNorSkipRecordsSharingATimestamp(kind: StorageKind) async throws {
+        try await TestStorage.with(kind) { database in
+            try await database.withStore { store in
+                // Given 25 records on 3 timestamps, stored in 5 batches
+                let base: Int64 = 1_795_400_000_000
+                let records = try (0..<25).map { try Self.record("r\($0)", createTime: base + Int64($0 % 3)) }
+                for start in stride(from: 0, to: 25, by: 5) {
+                    _ = try await store.store(Self.batch(Array(records[start..<start + 5])))
+                }
+                // When they are read 4 at a time, each page after the last one's cursor
+                var query = EventQuery(namespace: "shop", limit: 4)
+                var seen: [StoredEvent] = []
+                for _ in 0..<10 {
+                    let page = try await store.events(query)
+                    seen += page
+                    guard page.count == query.limit, let last = page.last else { break }
+                    query.after = EventCursor(after: last)
+                }
+                // Then every record came once, in (createTime, id) order
+                #expect(seen.count == 25)
+                #expect(Set(seen.map(\.reportID)).count == 25)
+                #expect(seen.map(\.createTime) == seen.map(\.createTime).sorted())
+                #expect(try await store.events(EventQuery(limit: 25)).map(\.reportID) == seen.map(\.reportID))
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
+    func retentionRemovesWholeDaysEndingBeforeTheCutoffOnly(kind: StorageKind) async throws {
+        try await TestStorage.with(kind) { database in
+            try await database.withStore { store in
+                // Given records three, two and one day back (yesterday has its partition on
+                // PostgreSQL, the older days are in the default one), and at today's first moment
+                let today = UTCDay.start(of: Int64(Date().timeIntervalSince1970 * 1000))
+                let day = UTCDay.milliseconds
+                let old = try [3, 2, 1].flatMap { back in
+                    try [0, day - 1].map { offset in try Self.record("d\(back)-\(offset)", createTime: today - Int64(back) * day + offset) }
+                }
+                _ = try await store.store(Self.batch(old + [try Self.record("today", createTime: today)]))
+                // When the cutoff falls an hour into today
+                let outcome = try await store.removeDays(before: today + 3_600_000)
+                // Then the three whole days went, today stayed
+                #expect(outcome.recordsRemoved == 6)
+                #expect(outcome.daysDropped == (kind == .postgres ? 1 : 0))
+                #expect(try await store.events(EventQuery()).map(\.reportID) == ["today"])
+                #expect(try await store.removeDays(before: today + 3_600_000) == RetentionOutcome(daysDropped: 0, recordsRemoved: 0))
+            }
+        }
+    }
+
     /// Two collectors on one database (for SQLite, one store: a SQLite file has one collector)
     /// receive the same batches at the same moment: each record is stored once, and the answers
     /// add up.
