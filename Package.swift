@@ -135,6 +135,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `hermes keys generate` (HPKE public keys).
+                .product(name: "Crypto", package: "swift-crypto"),
                 // The round-robin front of `hermes bench collector`.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The raw insert ceiling of `hermes bench collector` on PostgreSQL.

@@ -44,7 +44,7 @@ public func buildApplication(
     let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
     let router = Router()
     router.add(middleware: RejectionMiddleware(metrics: metrics))
-    OperationsRoutes(metrics: metrics).register(on: router)
+    OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
     AdminRoutes(live: live, adminToken: configuration.adminToken, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
         .register(on: router)

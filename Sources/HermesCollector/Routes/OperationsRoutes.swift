@@ -1,12 +1,24 @@
 import Hummingbird
 
-/// `GET /health` (`ok`) and `GET /metrics` (Prometheus text), open to anyone on the loopback.
+/// `GET /health` (`ok`: the process serves), `GET /ready` (`ready`, or 503 while the store
+/// cannot be read) and `GET /metrics` (Prometheus text), open to anyone on the loopback.
 struct OperationsRoutes {
     let metrics: CollectorMetrics
+    let storage: any CollectorStorage
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("/health") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
+            Self.text("ok", .ok)
+        }
+        router.get("/ready") { _, _ in
+            // Reading the configuration document touches the store and costs next to nothing.
+            // Not a refusal: a probe is not counted among the rejects.
+            do {
+                _ = try await storage.loadConfiguration()
+                return Self.text("ready", .ok)
+            } catch {
+                return Self.text("not ready: the store cannot be read", .serviceUnavailable)
+            }
         }
         router.get("/metrics") { _, _ in
             Response(
@@ -15,5 +27,9 @@ struct OperationsRoutes {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText()))
             )
         }
+    }
+
+    private static func text(_ text: String, _ status: HTTPResponse.Status) -> Response {
+        Response(status: status, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

@@ -22,16 +22,22 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var db: String?
 
     @Option(help: ArgumentHelp(
-        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Default: $\(StorageLocation.environmentVariable), else --db.",
+        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, --db, or $\(StorageLocation.environmentVariable) (keeps a password out of ps).",
         valueName: "url-or-path"
     ))
     var storage: String?
 
-    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable; at least one.")
+    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable. Required: at least one, here or in --app-key-file.")
     var appKeys: [String] = []
 
-    @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints.")
+    @Option(name: .customLong("app-key-file"), help: "A file of app keys, one per line (kept out of ps).")
+    var appKeyFile: String?
+
+    @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints. Required: this or --admin-token-file.")
     var adminToken: String?
+
+    @Option(name: .customLong("admin-token-file"), help: "A file holding the admin token (kept out of ps).")
+    var adminTokenFile: String?
 
     @Option(help: "A configuration document (JSON with revision and namespaces) to serve while the database holds none.")
     var config: String?
@@ -52,11 +58,14 @@ struct CollectorServeCommand: AsyncParsableCommand {
         guard location != nil else {
             throw ValidationError("Give --storage (a postgres:// URL or a SQLite file), --db, or set \(StorageLocation.environmentVariable).")
         }
-        guard appKeys.contains(where: { !$0.isEmpty }) else {
-            throw ValidationError("Give at least one --app-key: uploads without a known app key are refused.")
+        guard try !allAppKeys().isEmpty else {
+            throw ValidationError("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.")
         }
-        guard let adminToken, !adminToken.isEmpty else {
-            throw ValidationError("Give --admin-token: the admin and event endpoints need it.")
+        guard adminToken == nil || adminTokenFile == nil else {
+            throw ValidationError("Give --admin-token or --admin-token-file, not both.")
+        }
+        guard try !token().isEmpty else {
+            throw ValidationError("Give --admin-token or --admin-token-file: the admin and event endpoints need it.")
         }
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port must be from 0 to 65535.")
@@ -77,8 +86,8 @@ struct CollectorServeCommand: AsyncParsableCommand {
         var configuration = CollectorConfiguration(
             host: host,
             port: port,
-            appKeys: Set(appKeys.filter { !$0.isEmpty }),
-            adminToken: adminToken ?? "",
+            appKeys: try allAppKeys(),
+            adminToken: try token(),
             keyring: try keys.keyring(),
             maxBodyBytes: maxBodyBytes,
             initialConfiguration: try initialConfiguration()
@@ -97,6 +106,17 @@ struct CollectorServeCommand: AsyncParsableCommand {
         }
         await store.close()
         logger.info("collector stopped")
+    }
+
+    /// `--app-key` values and the lines of `--app-key-file`.
+    private func allAppKeys() throws -> Set<String> {
+        let fromFile = try appKeyFile.map { try SecretFile.lines($0, for: "--app-key-file") } ?? []
+        return Set((appKeys + fromFile).filter { !$0.isEmpty })
+    }
+
+    /// `--admin-token`, or the contents of `--admin-token-file`, or empty.
+    private func token() throws -> String {
+        try adminTokenFile.map { try SecretFile.read($0, for: "--admin-token-file") } ?? adminToken ?? ""
     }
 
     /// `--storage`, else `--db`, else `$HERMES_STORAGE`.

@@ -16,6 +16,24 @@ struct OperationsRoutesTests {
         }
     }
 
+    @Test func readyAnswersWhileTheStoreCanBeReadAnd503WhenItCannot() async throws {
+        let storage = try SwitchableStorage()
+        let app = try await buildApplication(
+            configuration: try CollectorFixture().configuration, storage: storage, logger: CollectorFixture.silentLogger
+        )
+        try await app.test(.router) { client in
+            let ready = try await client.execute(uri: "/ready", method: .get)
+            #expect(ready.status == .ok)
+            #expect(ready.text == "ready")
+            // When the store goes away, /ready says so and /health still answers
+            storage.isDown = true
+            let notReady = try await client.execute(uri: "/ready", method: .get)
+            #expect(notReady.status == .serviceUnavailable)
+            #expect(notReady.text == "not ready: the store cannot be read")
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+        }
+    }
+
     @Test func metricsCountStoredDuplicatesRejectsBytesAndBatches() async throws {
         let fixture = try CollectorFixture()
         let format = try #require(try CollectorFixture.formats()["v2-gcm"])
