@@ -20,7 +20,7 @@ final class Journal: @unchecked Sendable {
     /// Sizes and limits.
     struct Options: Sendable {
         /// Bytes per segment file.
-        var segmentBytes = 1 << 20
+        var segmentBytes = 256 << 10
         /// Bytes of segment files at most, spares included.
         var limitBytes = 64 << 20
         /// Records held in memory when the journal cannot take them.
@@ -58,6 +58,9 @@ final class Journal: @unchecked Sendable {
     let options: Options
     private let logger: Logger
     private let preparer = DispatchQueue(label: "hermes.journal.preparer")
+    /// Drops sealed segments' pages from resident memory; apart from the preparer, so that a
+    /// burst of segment making does not keep sealed pages resident.
+    private let releaser = DispatchQueue(label: "hermes.journal.releaser")
     private let state: Mutex<State>
 
     private struct State {
@@ -206,7 +209,7 @@ final class Journal: @unchecked Sendable {
             if wantSpares { state.preparing = true }
             return (.frame(segment, offset: offset, wake: state.claimReader()), sealed, wantSpares)
         }
-        if let sealed { preparer.async { Self.release(sealed) } }
+        if let sealed { releaser.async { Self.release(sealed) } }
         if wantSpares { preparer.async { self.prepareSpares() } }
         return reservation
     }
@@ -347,14 +350,20 @@ final class Journal: @unchecked Sendable {
     /// Reads up to `limit` records the store has not committed yet: the segments' complete
     /// frames in order, then the memory buffer. Nothing is consumed until ``commit(_:)``.
     func take(limit: Int) -> Take {
-        let (entries, memory) = state.withLock { state in
-            (state.sealed + (state.active.map { [$0] } ?? []), state.memory.prefix(limit))
-        }
+        let (sealed, active, memory) = state.withLock { state in (state.sealed, state.active, state.memory.prefix(limit)) }
+        let entries = sealed + (active.map { [$0] } ?? [])
         var batch = JournalBatch()
         var waiting = false
-        reading: for entry in entries where !entry.isConsumed {
+        reading: for (index, entry) in entries.enumerated() where !entry.isConsumed {
             var offset = entry.cursor
-            defer { if offset != entry.cursor { batch.cursors.append((entry.segment, offset)) } }
+            defer {
+                if offset != entry.cursor { batch.cursors.append((entry.segment, offset)) }
+                // What was read is now in the batch: the pages of a sealed segment leave the
+                // process's resident memory again (a retry reads them back from the page cache).
+                if index < sealed.count, entry.segment.writers.load(ordering: .acquiring) == 0 {
+                    entry.segment.dropResidentPages()
+                }
+            }
             while offset < entry.end, batch.records.count < limit {
                 switch entry.segment.frame(at: offset) {
                 case .record(let record, let size):

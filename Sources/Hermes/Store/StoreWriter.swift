@@ -33,7 +33,7 @@ package final class StoreWriter: @unchecked Sendable {
     /// Told after each group commit the row counts of the namespaces it wrote (for `flushCount`).
     let commitObserver = Locked<(@Sendable ([String: Int]) -> Void)?>(nil)
 
-    package static let transactionSize = 2_000
+    package static let transactionSize = 500
     static let triesPerAttempt = 3
     /// The namespace torn journal frames are counted under: a torn frame's own cannot be trusted.
     static let tornNamespace = "*"
