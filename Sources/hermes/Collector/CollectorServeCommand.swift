@@ -48,6 +48,12 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("retention-days"), help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
     var retentionDays: Int?
 
+    @Option(name: .customLong("log-level"), help: "trace, debug (adds a line per request), info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    @Flag(name: .customLong("log-json"), help: "Log one JSON object per line instead of text.")
+    var logJSON = false
+
     @OptionGroup
     var keys: CollectorKeyOptions
 
@@ -81,8 +87,13 @@ struct CollectorServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let logger = Logger(label: "hermes.collector")
+        if logJSON {
+            LoggingSystem.bootstrap(JSONLogHandler.init)
+        } else {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        }
+        var logger = Logger(label: "hermes.collector")
+        logger.logLevel = logLevel
         var configuration = CollectorConfiguration(
             host: host,
             port: port,
