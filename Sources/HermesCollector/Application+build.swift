@@ -47,11 +47,13 @@ public func buildApplication(
     router.add(middleware: RejectionMiddleware(metrics: metrics))
     OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
-    AdminRoutes(live: live, adminToken: configuration.adminToken, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
-        .register(on: router)
+    // Routes by who may call them: the admin token, or a known app key, checked before any handler.
+    let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
+    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: admin)
+    EventRoutes(storage: storage).register(on: admin)
+    let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
     UploadRoutes(
         storage: storage,
-        appKeys: configuration.appKeys,
         maxBodyBytes: configuration.maxBodyBytes,
         ingestor: PacketIngestor(
             decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes),
@@ -59,8 +61,7 @@ public func buildApplication(
         ),
         metrics: metrics,
         logger: logger
-    ).register(on: router)
-    EventRoutes(storage: storage, adminToken: configuration.adminToken).register(on: router)
+    ).register(on: apps)
     var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
