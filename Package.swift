@@ -25,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The collector's /metrics: counters, request histograms, the database size.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
@@ -86,6 +88,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // The collector's PostgreSQL store, for several instances on one database. Its own target:

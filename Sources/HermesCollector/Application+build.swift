@@ -43,7 +43,7 @@ public func buildApplication(
 ) async throws(CollectorError) -> some ApplicationProtocol {
     let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
     let router = Router()
-    router.add(middleware: RequestLogMiddleware())
+    router.add(middleware: RequestObservingMiddleware(metrics: metrics))
     router.add(middleware: RejectionMiddleware(metrics: metrics))
     OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)

@@ -1,5 +1,5 @@
 import Foundation
-package import HermesCollector
+import HermesCollector
 package import Logging
 import PostgresNIO
 

@@ -1,6 +1,6 @@
 import Foundation
 public import HermesCollector
-public import HermesWire
+import HermesWire
 public import Logging
 import NIOCore
 package import PostgresNIO

@@ -1,7 +1,8 @@
 import Hummingbird
 
 /// `GET /health` (`ok`: the process serves), `GET /ready` (`ready`, or 503 while the store
-/// cannot be read) and `GET /metrics` (Prometheus text), open to anyone on the loopback.
+/// cannot be read) and `GET /metrics` (Prometheus text, the store's size read at each scrape),
+/// open to anyone on the loopback.
 struct OperationsRoutes {
     let metrics: CollectorMetrics
     let storage: any CollectorStorage
@@ -21,7 +22,9 @@ struct OperationsRoutes {
             }
         }
         router.get("/metrics") { _, _ in
-            Response(
+            // The size is read at each scrape; a store that cannot tell leaves the gauge as it was.
+            if let bytes = try? await storage.storageBytes() { metrics.recordDatabaseBytes(bytes) }
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: metrics.prometheusText()))

@@ -64,4 +64,8 @@ public protocol CollectorStorage: Sendable {
     /// - Returns: how many days' partitions were dropped (0 for a store without them) and how
     ///   many records went.
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome
+
+    /// How many bytes the store takes (the database or the file), for `/metrics`; `nil` when
+    /// the store cannot tell.
+    func storageBytes() async throws -> Int?
 }

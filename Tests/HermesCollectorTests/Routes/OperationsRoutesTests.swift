@@ -55,7 +55,8 @@ struct OperationsRoutesTests {
             return response.text
         }
         // Then every counter says so
-        let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        let all = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        let samples = all.filter { !$0.hasPrefix("hermes_collector_request_duration_seconds") && !$0.hasPrefix("hermes_collector_database_bytes") }
         #expect(samples == [
             "hermes_collector_records_stored_total 3",
             "hermes_collector_duplicates_dropped_total 2",
@@ -70,6 +71,17 @@ struct OperationsRoutesTests {
             "hermes_collector_retention_failures_total 0",
         ])
         #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
+        // And the request histogram counts each answer by route and status
+        let route = #"route="/v1/upload/meta",method="POST""#
+        #expect(all.isSuperset(of: [
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"200\"} 3",
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"400\"} 1",
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"401\"} 1",
+        ]))
+        #expect(text.contains("# TYPE hermes_collector_request_duration_seconds histogram\n"))
+        // And the store's size is there
+        let size = all.first { $0.hasPrefix("hermes_collector_database_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        #expect((size ?? 0) > 0)
         #expect(fixture.metrics.snapshot.recordsStored == 3)
     }
 }

@@ -199,6 +199,16 @@ struct CollectorStorageContractTests {
         }
     }
 
+    @Test(arguments: StorageKind.available)
+    func storageBytesTellsTheSizeOfTheStore(kind: StorageKind) async throws {
+        try await TestStorage.with(kind) { database in
+            try await database.withStore { store in
+                _ = try await store.store(Self.batch(try (0..<50).map { try Self.record("r\($0)") }))
+                #expect(try #require(try await store.storageBytes()) > 0)
+            }
+        }
+    }
+
     /// Two collectors on one database (for SQLite, one store: a SQLite file has one collector)
     /// receive the same batches at the same moment: each record is stored once, and the answers
     /// add up.

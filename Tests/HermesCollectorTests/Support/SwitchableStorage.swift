@@ -28,4 +28,5 @@ final class SwitchableStorage: CollectorStorage {
     func loadConfiguration() async throws -> ConfigurationDocument? { try await checked { try await base.loadConfiguration() } }
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome { try await checked { try await base.removeDays(before: cutoff) } }
+    func storageBytes() async throws -> Int? { try await checked { try await base.storageBytes() } }
 }

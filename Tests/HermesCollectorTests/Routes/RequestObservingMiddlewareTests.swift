@@ -6,7 +6,7 @@ import Logging
 import Synchronization
 import Testing
 
-struct RequestLogMiddlewareTests {
+struct RequestObservingMiddlewareTests {
     /// Keeps the message and metadata of every entry logged through it.
     final class Recorder: Sendable {
         let entries = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
