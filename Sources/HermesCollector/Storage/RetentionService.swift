@@ -1,29 +1,35 @@
 import Foundation
-import Logging
+package import Logging
 import ServiceLifecycle
 
 /// Removes the days older than the retention at start and then every `interval`, until
 /// graceful shutdown, counting what went (or that a pass failed) in the metrics.
-struct RetentionService: Service {
+package struct RetentionService: Service {
     let storage: any CollectorStorage
     let days: Int
     let metrics: CollectorMetrics
     let logger: Logger
     var interval: Duration = .seconds(3_600)
 
-    func run() async throws {
+    package init(storage: any CollectorStorage, days: Int, metrics: CollectorMetrics, logger: Logger) {
+        self.storage = storage
+        self.days = days
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    package func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
-                await pass()
+                await pass(now: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
                 try? await Task.sleep(for: interval)
             }
         }
         try? await gracefulShutdown()
     }
 
-    /// One pass at the wall clock's now.
-    private func pass() async {
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    /// One pass: removes what is older than the retention at `now` (milliseconds since 1970).
+    package func pass(now: Int64) async {
         do {
             let outcome = try await storage.removeDays(before: UTCDay.retentionCutoff(keeping: days, now: now))
             metrics.countRetention(outcome)
