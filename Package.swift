@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `hermes collector serve` settings from flags, environment variables and a file.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // Already a dependency of swift-configuration; named for its FilePath.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // The collector's /metrics: counters, request histograms, the database size.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
@@ -138,6 +142,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `collector serve` settings layered from flags, the environment and a file.
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 // `hermes keys generate` (HPKE public keys).
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The round-robin front of `hermes bench collector`.
