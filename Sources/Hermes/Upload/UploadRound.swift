@@ -273,7 +273,7 @@ struct UploadRound: Sendable {
                 HermesHeader.packetVersion: String(context.wireFormat.version),
                 "Content-Type": "application/octet-stream",
             ],
-            body: try context.wireFormat.encode(packet),
+            body: try context.wireFormat.encode(packet, compressionLevel: Gzip.fastLevel),
             timeout: context.requestTimeout
         )
     }
