@@ -67,6 +67,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         configuration.options.maximumConnections = max(2, options.maximumConnections)
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let running = Task { await client.run() }
+        // A handle for the start-up work and the upkeep; the store returned also owns the upkeep task.
         let storage = PostgresCollectorStorage(client: client, logger: logger, options: options, tasks: [running])
         do {
             try await storage.withDeadline(options.openTimeout, "reach \(parsed.redacted)") {
