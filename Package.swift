@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HermesLogging", targets: ["HermesLogging"]),
         .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
         .library(name: "HermesCollector", targets: ["HermesCollector"]),
+        .library(name: "HermesCollectorPostgres", targets: ["HermesCollectorPostgres"]),
         .executable(name: "hermes", targets: ["hermes"]),
     ],
     dependencies: [
@@ -23,6 +24,15 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // `hermes collector serve` settings from flags, environment variables and a file.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+        // Already a dependency of swift-configuration; named for its FilePath.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        // The collector's /metrics: counters, request histograms, the database size.
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
     ],
     targets: [
         .systemLibrary(
@@ -82,6 +92,21 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The collector's PostgreSQL store, for several instances on one database. Its own target:
+        // SQLite-only users and the SDK never build postgres-nio.
+        .target(
+            name: "HermesCollectorPostgres",
+            dependencies: [
+                "HermesCollector",
+                "HermesWire",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // What the benchmarks and burst harnesses share: the workload, resident memory.
@@ -108,6 +133,7 @@ let package = Package(
                 "HermesWire",
                 "Hermes",
                 "HermesCollector",
+                "HermesCollectorPostgres",
                 "HermesLogging",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,6 +142,15 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `collector serve` settings layered from flags, the environment and a file.
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "SystemPackage", package: "swift-system"),
+                // `hermes keys generate` (HPKE public keys).
+                .product(name: "Crypto", package: "swift-crypto"),
+                // The round-robin front of `hermes bench collector`.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // The raw insert ceiling of `hermes bench collector` on PostgreSQL.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -168,6 +203,7 @@ let package = Package(
             name: "HermesCollectorTests",
             dependencies: [
                 "HermesCollector",
+                "HermesCollectorPostgres",
                 "HermesWire",
                 // Tests make the collector's database refuse a record (a trigger) to see a batch fail.
                 .product(name: "GRDB", package: "GRDB.swift"),

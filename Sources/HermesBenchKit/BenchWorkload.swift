@@ -14,14 +14,27 @@ public enum BenchWorkload: Sendable {
         monitorList: [MonitorItem(type: "appLag")], maxCacheCount: 1_000_000
     )
 
-    /// A client storing in `directory`, with ``namespace`` configured and no collector.
-    public static func client(directory: URL) throws -> HermesClient {
+    /// The key both ends of a benchmark seal and open packets with.
+    public static func cipher() throws -> AESGCMCipher {
+        try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1)
+    }
+
+    /// The app key a benchmark's collector accepts.
+    public static let appKey = "bench"
+
+    /// A client storing in `directory`, with ``namespace`` configured.
+    /// - Parameters:
+    ///   - collector: the collector's base URL (`http://host:port`); `nil`: no collector.
+    ///   - transport: what posts the uploads (URLSession when `nil`).
+    public static func client(directory: URL, collector: URL? = nil, transport: (any Transport)? = nil) throws -> HermesClient {
         try HermesClient(
             configuration: .init(
                 storageDirectory: directory,
                 app: .init(name: "Bench", version: "1.0.0", build: "1"),
-                credentials: .init(appKey: "bench", wireFormat: .v2(try AESGCMCipher(key: Array(repeating: 1, count: 16), keyID: 1))),
-                namespaceDefaults: [namespace: configuration]
+                configURL: collector?.appendingPathComponent("v1/config"),
+                credentials: .init(appKey: appKey, wireFormat: .v2(try cipher())),
+                namespaceDefaults: [namespace: configuration],
+                transport: transport ?? URLSessionTransport()
             ),
             logger: Logger(label: "hermes.bench")
         )

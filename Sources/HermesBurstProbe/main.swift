@@ -1,7 +1,10 @@
-// `hermes-burst-probe --storage <dir> --records <n>`: an app-sized process (it links only the
-// SDK) in which `hermes bench store` measures the resident memory of a burst. It sends `n`
-// five-property events as fast as it can on one thread, flushes, and prints
-// `rss <bytes when the burst began> <peak bytes since>`.
+// `hermes-burst-probe --storage <dir> --records <n> [--collector <url>]`: an app-sized process
+// (it links only the SDK) in which `hermes bench store` measures the resident memory of a burst
+// and `hermes bench e2e` the device's side of delivery. It sends `n` five-property events as
+// fast as it can on one thread and flushes; with a collector it then uploads until every record
+// is delivered. It prints `rss <bytes when the burst began> <peak bytes since>` and, with a
+// collector, `delivery <seconds> <cpu seconds> <bytes posted>` (first send to last record
+// acknowledged) and `rtt <p50 ms> <p99 ms>` (one upload's round trip).
 import Foundation
 import Hermes
 import HermesBenchKit
@@ -12,23 +15,49 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 
-guard let storage = option("--storage"), let records = option("--records").flatMap(Int.init), records > 0 else {
-    FileHandle.standardError.write(Data("usage: hermes-burst-probe --storage <dir> --records <n>\n".utf8))
-    exit(2)
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("\(message)\n".utf8))
+    exit(1)
 }
 
+guard let storage = option("--storage"), let records = option("--records").flatMap(Int.init), records > 0 else {
+    FileHandle.standardError.write(Data("usage: hermes-burst-probe --storage <dir> --records <n> [--collector <url>]\n".utf8))
+    exit(2)
+}
+let collector = option("--collector").flatMap(URL.init(string:))
+
 func burst() async throws {
-    let client = try BenchWorkload.client(directory: URL(fileURLWithPath: storage))
+    let transport = TimedTransport(URLSessionTransport())
+    let client = try BenchWorkload.client(directory: URL(fileURLWithPath: storage), collector: collector, transport: transport)
+    if collector != nil { client.start() }
     ResidentMemory.resetPeak()
     let start = ResidentMemory.current
+    let cpu = ProcessTime.cpuSeconds
+    let clock = ContinuousClock()
+    let began = clock.now
     for n in 0..<records where !client.send(type: "appLag", prefix: BenchWorkload.namespace, meta: BenchWorkload.burstEvent(Int64(n))).isAccepted {
-        FileHandle.standardError.write(Data("burst record \(n) was rejected\n".utf8))
-        exit(1)
+        fail("burst record \(n) was rejected")
     }
     try await client.flush()
+    if collector != nil {
+        // The rounds that flushCount started meanwhile deliver most; a forced round waits for a
+        // running one and drains the rest; the last one finds nothing left.
+        for attempt in 0..<100 {
+            guard let summary = await client.upload()[BenchWorkload.namespace] else { fail("no round ran for \(BenchWorkload.namespace)") }
+            if summary.outcome != .completed { fail("upload ended with \(summary.outcome)") }
+            if summary.recordsSent == 0 { break }
+            if attempt == 99 { fail("records were still left to upload") }
+        }
+    }
+    let seconds = began.duration(to: clock.now)
+    let cpuSeconds = ProcessTime.cpuSeconds - cpu
     let peak = ResidentMemory.peak ?? -1
     await client.shutdown()
     print("rss \(start ?? -1) \(peak)")
+    if collector != nil {
+        print("delivery \(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18) \(cpuSeconds) \(transport.bodyBytes)")
+        print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99))")
+    }
 }
 
 try await burst()

@@ -2,6 +2,7 @@ public import Hummingbird
 import HermesWire
 public import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Builds the collector: its routes over `storage`, ready to run as a `Service` or to test with
 /// `app.test(.router)`.
@@ -42,14 +43,17 @@ public func buildApplication(
 ) async throws(CollectorError) -> some ApplicationProtocol {
     let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
     let router = Router()
+    router.add(middleware: RequestObservingMiddleware(metrics: metrics))
     router.add(middleware: RejectionMiddleware(metrics: metrics))
-    OperationsRoutes(metrics: metrics).register(on: router)
+    OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
-    AdminRoutes(live: live, adminToken: configuration.adminToken, maxBodyBytes: configuration.maxBodyBytes, logger: logger)
-        .register(on: router)
+    // Routes by who may call them: the admin token, or a known app key, checked before any handler.
+    let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
+    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: admin)
+    EventRoutes(storage: storage).register(on: admin)
+    let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
     UploadRoutes(
         storage: storage,
-        appKeys: configuration.appKeys,
         maxBodyBytes: configuration.maxBodyBytes,
         ingestor: PacketIngestor(
             decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes),
@@ -57,11 +61,15 @@ public func buildApplication(
         ),
         metrics: metrics,
         logger: logger
-    ).register(on: router)
-    EventRoutes(storage: storage, adminToken: configuration.adminToken).register(on: router)
+    ).register(on: apps)
+    var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
+    if let days = configuration.retentionDays {
+        services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
+    }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
+        services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.info("collector listening", metadata: ["address": "http://\(configuration.host):\(port)"])

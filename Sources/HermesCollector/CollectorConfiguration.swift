@@ -30,6 +30,9 @@ public struct CollectorConfiguration: Sendable {
     /// The deployment's own check on each record that passed the built-in ones (the fields of
     /// `RecordCheck`), or `nil` for none.
     public var recordRule: RecordRule?
+    /// How many days of records to keep, by `CREATE_TIME`, or `nil` to keep everything. Older
+    /// whole UTC days are removed at start and then hourly (``CollectorStorage/removeDays(before:)``).
+    public var retentionDays: Int? = nil
 
     /// A check on one record and its parsed meta: `nil` stores it; a reason (for people, without
     /// field values) refuses it alone, listed in the upload's 200 answer with the code

@@ -1,10 +1,12 @@
 public import HermesWire
+import Prometheus
 import Synchronization
 
-/// The collector's counters, served at `GET /metrics` in the Prometheus text format.
+/// The collector's counters, request histograms and database size, served at `GET /metrics` in
+/// the Prometheus text format (swift-prometheus, a registry of this instance's own: nothing global).
 ///
-/// Safe to update from any request; reading takes a consistent ``snapshot``. Pass your own
-/// instance to `buildApplication` to read the counters in process (the demo does).
+/// Safe to update from any request; reading takes a consistent ``snapshot`` of the counters.
+/// Pass your own instance to `buildApplication` to read them in process (the demo does).
 ///
 /// ```swift
 /// let metrics = CollectorMetrics()
@@ -26,21 +28,37 @@ public final class CollectorMetrics: Sendable {
         public var bytesIn = 0
         /// Accepted upload batches by packet kind.
         public var batches: [PacketKind: Int] = [:]
+        /// Day partitions dropped by retention.
+        public var retentionDaysDropped = 0
+        /// Records removed by retention.
+        public var retentionRecordsRemoved = 0
+        /// Retention passes that failed (each is tried again at the next one).
+        public var retentionFailures = 0
 
         /// An all-zero snapshot.
         public init() {}
     }
 
     private let state = Mutex(Snapshot())
+    private let registry = PrometheusCollectorRegistry()
+    /// Upper bounds of the request duration histogram's buckets.
+    static let durationBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10_000].map { .microseconds(Int64($0 * 1000)) }
 
     /// Creates counters at zero.
-    public init() {}
+    public init() {
+        // The fixed series exist from the start, at 0.
+        for name in Self.counters.keys where name != Self.rejects && name != Self.recordsRejected && name != Self.batches {
+            _ = counter(name)
+        }
+        for kind in PacketKind.allCases { _ = counter(Self.batches, ("kind", kind.label)) }
+    }
 
     /// The counters' current values.
     public var snapshot: Snapshot { state.withLock { $0 } }
 
     func countBytesIn(_ count: Int) {
         state.withLock { $0.bytesIn += count }
+        counter(Self.bytesIn).increment(by: Int64(count))
     }
 
     func countBatch(_ kind: PacketKind, _ outcome: StoreOutcome, rejected: [UploadAnswer.Rejection]) {
@@ -50,36 +68,82 @@ public final class CollectorMetrics: Sendable {
             $0.duplicatesDropped += outcome.duplicates
             for rejection in rejected { $0.recordsRejected[rejection.code, default: 0] += 1 }
         }
+        counter(Self.batches, ("kind", kind.label)).increment()
+        counter(Self.recordsStored).increment(by: Int64(outcome.stored))
+        counter(Self.duplicates).increment(by: Int64(outcome.duplicates))
+        for rejection in rejected { counter(Self.recordsRejected, ("reason", rejection.code)).increment() }
+    }
+
+    /// One answered request: its route (the pattern, not the path: names stay few), method,
+    /// status and time taken.
+    func observeRequest(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeDurationHistogram(
+            descriptor: Self.descriptor("hermes_collector_request_duration_seconds", "Time to answer a request, by route, method and status."),
+            labels: [("route", route), ("method", method), ("status", String(status))],
+            buckets: Self.durationBuckets
+        ).recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// The store's size in bytes, as last read (at a scrape of `/metrics`).
+    func recordDatabaseBytes(_ bytes: Int) {
+        registry.makeGauge(
+            descriptor: Self.descriptor("hermes_collector_database_bytes", "Bytes the store takes (database or file size).")
+        ).set(Double(bytes))
+    }
+
+    func countRetention(_ outcome: RetentionOutcome?) {
+        state.withLock {
+            guard let outcome else { return $0.retentionFailures += 1 }
+            $0.retentionDaysDropped += outcome.daysDropped
+            $0.retentionRecordsRemoved += outcome.recordsRemoved
+        }
+        guard let outcome else { return counter(Self.retentionFailures).increment() }
+        counter(Self.retentionDays).increment(by: Int64(outcome.daysDropped))
+        counter(Self.retentionRecords).increment(by: Int64(outcome.recordsRemoved))
     }
 
     func countReject(_ code: CollectorError.Code) {
         state.withLock { $0.rejects[code.description, default: 0] += 1 }
+        counter(Self.rejects, ("reason", code.description)).increment()
     }
 
-    /// The counters in the Prometheus text exposition format (version 0.0.4).
+    /// Every metric in the Prometheus text exposition format (version 0.0.4).
     public func prometheusText() -> String {
-        let values = snapshot
-        var text = ""
-        func counter(_ name: String, _ help: String, _ samples: [(labels: String, value: Int)]) {
-            text += "# HELP \(name) \(help)\n# TYPE \(name) counter\n"
-            for sample in samples { text += "\(name)\(sample.labels) \(sample.value)\n" }
-        }
-        counter("hermes_collector_records_stored_total", "Records stored for the first time.", [("", values.recordsStored)])
-        counter("hermes_collector_duplicates_dropped_total", "Records already stored, acknowledged and dropped.", [("", values.duplicatesDropped)])
-        counter(
-            "hermes_collector_rejects_total", "Requests refused, by error code.",
-            values.rejects.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", $0.value) }
-        )
-        counter(
-            "hermes_collector_records_rejected_total", "Records of readable uploads refused on their own, by code.",
-            values.recordsRejected.sorted { $0.key < $1.key }.map { ("{reason=\"\($0.key)\"}", $0.value) }
-        )
-        counter("hermes_collector_bytes_in_total", "Upload body bytes received.", [("", values.bytesIn)])
-        counter(
-            "hermes_collector_batches_total", "Upload batches accepted, by packet kind.",
-            PacketKind.allCases.map { ("{kind=\"\($0.label)\"}", values.batches[$0, default: 0]) }
-        )
-        return text
+        registry.emitToString()
+    }
+
+    private static let recordsStored = "hermes_collector_records_stored_total"
+    private static let duplicates = "hermes_collector_duplicates_dropped_total"
+    private static let rejects = "hermes_collector_rejects_total"
+    private static let recordsRejected = "hermes_collector_records_rejected_total"
+    private static let bytesIn = "hermes_collector_bytes_in_total"
+    private static let batches = "hermes_collector_batches_total"
+    private static let retentionDays = "hermes_collector_retention_days_dropped_total"
+    private static let retentionRecords = "hermes_collector_retention_records_removed_total"
+    private static let retentionFailures = "hermes_collector_retention_failures_total"
+
+    /// Each counter's help text.
+    private static let counters: [String: String] = [
+        recordsStored: "Records stored for the first time.",
+        duplicates: "Records already stored, acknowledged and dropped.",
+        rejects: "Requests refused, by error code.",
+        recordsRejected: "Records of readable uploads refused on their own, by code.",
+        bytesIn: "Upload body bytes received.",
+        batches: "Upload batches accepted, by packet kind.",
+        retentionDays: "Day partitions dropped by retention.",
+        retentionRecords: "Records removed by retention.",
+        retentionFailures: "Retention passes that failed.",
+    ]
+
+    /// The registry's counter for `name` and `labels` (made on first use, the same one after).
+    private func counter(_ name: String, _ labels: (String, String)...) -> Counter {
+        registry.makeCounter(descriptor: Self.descriptor(name, Self.counters[name] ?? ""), labels: labels)
+    }
+
+    /// A metric's descriptor from its full name, whose last part is its unit (`_total`, `_bytes`).
+    private static func descriptor(_ name: String, _ help: String) -> MetricNameDescriptor {
+        let unit = name.split(separator: "_").last.map(String.init) ?? ""
+        return MetricNameDescriptor(metricName: String(name.dropLast(unit.count + 1)), unitName: unit, helpText: help)
     }
 }
 

@@ -6,7 +6,7 @@ import Hermes
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Show the rows of a Hermes store per namespace, table and state."
+        abstract: "Show the rows of a Hermes store per namespace and table."
     )
 
     @Argument(help: "The client's storage directory (it holds hermes.sqlite).")
@@ -18,9 +18,9 @@ struct InspectCommand: ParsableCommand {
     }
 
     static func render(_ report: StoreInspector.Report) -> String {
-        var table = TextTable(columns: ["namespace", "table", "state", "rows", "bytes", "oldest", "newest"])
+        var table = TextTable(columns: ["namespace", "table", "rows", "bytes", "oldest", "newest"])
         for group in report.groups {
-            table.add([group.namespace, group.table, group.state, "\(group.rows)", "\(group.bytes)", timestamp(group.oldest), timestamp(group.newest)])
+            table.add([group.namespace, group.table, "\(group.rows)", "\(group.bytes)", timestamp(group.oldest), timestamp(group.newest)])
         }
         var lines = report.groups.isEmpty ? ["(no records)"] : [table.render()]
         lines.append("file: \(report.fileBytes) bytes, \(report.pageCount) pages of \(report.pageSize) bytes, \(report.freePages) free")

@@ -209,7 +209,15 @@ final class Journal: @unchecked Sendable {
             if wantSpares { state.preparing = true }
             return (.frame(segment, offset: offset, wake: state.claimReader()), sealed, wantSpares)
         }
-        if let sealed { releaser.async { Self.release(sealed) } }
+        if let sealed {
+            // Nobody copying into it any more (a lone caller): its pages leave at once, a few
+            // microseconds once per segment; otherwise once the last copy ends.
+            if sealed.writers.load(ordering: .acquiring) == 0 {
+                sealed.dropResidentPages()
+            } else {
+                releaser.async { Self.release(sealed) }
+            }
+        }
         if wantSpares { preparer.async { self.prepareSpares() } }
         return reservation
     }

@@ -10,7 +10,10 @@ struct ClaimedBatch: Sendable {
         var reportID: String
         var monitorType: String
         var isBusiness: Bool
-        var meta: String
+        /// The meta line, UTF-8.
+        var meta: [UInt8]
+        /// Meta plus payload bytes.
+        var size: Int
         var payload: Data?
     }
 
@@ -34,16 +37,8 @@ extension ClaimedBatch {
         }
     }
 
-    /// Selects the batch's rows that are still in flight under its id, by primary key: there
-    /// is no index on `batch_id`, and a scan of the table per batch made an upload of n rows
-    /// cost O(n²).
-    fileprivate var rowsCondition: String {
-        "id IN (\(databaseQuestionMarks(count: max(rows.count, 1)))) AND batch_id = ?"
-    }
-
-    fileprivate var rowsArguments: StatementArguments {
-        StatementArguments(rows.isEmpty ? [-1] : rows.map(\.id)) + [id]
-    }
+    /// The ids of its rows.
+    var ids: [Int64] { rows.map(\.id) }
 }
 
 extension RecordStore {
@@ -57,91 +52,75 @@ extension RecordStore {
         var excludedTypes: [String]
     }
 
-    /// Claims the next batch and marks it in flight in one transaction. A pending row larger
-    /// than `maxBytes` on its own can never be sent: it is deleted and reported as oversize.
-    /// - Returns: the batch (empty when nothing is pending), and the rows deleted as oversize.
+    /// Claims the next batch: the namespace's rows that no other batch holds, crash rows first,
+    /// then oldest first, within the request's limits; marks them in flight (in memory: nothing
+    /// is written). A row larger than `maxBytes` on its own can never be sent: it is deleted and
+    /// reported as oversize.
+    /// - Returns: the batch (empty when nothing is waiting), and the rows deleted as oversize.
     func claimBatch(_ request: BatchRequest, batchID: String) throws -> (ClaimedBatch, oversize: Int) {
-        let table = request.table.rawValue
-        let placeholders = request.excludedTypes.indices.map { ":x\($0)" }.joined(separator: ", ")
-        let exclusion = request.excludedTypes.isEmpty ? "" : "AND monitor_type NOT IN (\(placeholders))"
-        // Crash rows of each crash type (MonitorType.crashTypes) and the others each come from
-        // an index in id order, at most maxItems of each (one seek per crash type: `IN` would
-        // make SQLite scan the namespace in id order, the whole of it once no crash is left);
-        // one window function then keeps the prefix within both limits.
-        let sql = """
-            WITH candidates AS (
-                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type = :crash \(exclusion) ORDER BY id LIMIT :items)
-                UNION ALL
-                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 0 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type = :bizCrash \(exclusion) ORDER BY id LIMIT :items)
-                UNION ALL
-                SELECT * FROM (SELECT id, report_id, monitor_type, is_biz, meta, size, 1 AS rank FROM \(table)
-                    WHERE namespace = :ns AND state = 0 AND monitor_type NOT IN (:crash, :bizCrash) \(exclusion) ORDER BY id LIMIT :items)
-            ), ranked AS (
-                SELECT *, SUM(size) OVER running AS total, ROW_NUMBER() OVER running AS position
-                FROM candidates WINDOW running AS (ORDER BY rank, id ROWS UNBOUNDED PRECEDING)
-            )
-            SELECT id, report_id, monitor_type, is_biz, meta, size, total FROM ranked
-            WHERE position <= :items ORDER BY rank, id
-            """
+        let claimed = inFlight[request.table, default: []]
         let crashTypes = MonitorType.crashTypes(in: request.namespace)
-        var arguments: StatementArguments = [
-            "ns": request.namespace, "items": request.maxItems, "crash": crashTypes[0], "bizCrash": crashTypes[1],
+        let excluded = Set(request.excludedTypes)
+        let table = request.table.rawValue
+        let columns = "id, report_id, monitor_type, is_biz, meta, size" + (request.table == .payload ? ", payload" : "")
+        // Crash rows through their own small index, then every row in id order (crash rows,
+        // taken already, are skipped there), each read in chunks past what is in flight.
+        let passes = [
+            ("SELECT \(columns) FROM \(table) WHERE namespace = ? AND \(StoreSchema.crashRowCondition) AND monitor_type IN (?, ?) AND id > ? ORDER BY id LIMIT ?",
+             [request.namespace] + crashTypes),
+            ("SELECT \(columns) FROM \(table) WHERE namespace = ? AND id > ? ORDER BY id LIMIT ?", [request.namespace]),
         ]
-        for (index, type) in request.excludedTypes.enumerated() { arguments += ["x\(index)": type] }
-        return try claim(sql: sql, arguments: arguments, request: request, batchID: batchID)
-    }
-
-    private func claim(sql: String, arguments: StatementArguments, request: BatchRequest, batchID: String) throws -> (ClaimedBatch, oversize: Int) {
-        let table = request.table
-        let (batch, oversize) = try pool.write { db -> (ClaimedBatch, Int) in
-            let candidates = try Row.fetchAll(db, sql: sql, arguments: arguments)
-            let chosen = candidates.prefix { ($0["total"] as Int) <= request.maxBytes }
-            if chosen.isEmpty, let head = candidates.first {
-                // The first row alone is over the limit: it would block the queue forever.
-                try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE id = ?", arguments: [head["id"] as Int64])
-                return (ClaimedBatch(id: batchID, table: table, rows: []), 1)
-            }
-            let ids = chosen.map { $0["id"] as Int64 }
-            var payloads: [Int64: Data] = [:]
-            if table == .payload, !ids.isEmpty {
-                for row in try Row.fetchAll(db, sql: "SELECT id, payload FROM payload WHERE id IN (\(databaseQuestionMarks(count: ids.count)))", arguments: StatementArguments(ids)) {
-                    payloads[row["id"]] = row["payload"]
+        let chunk = request.maxItems + claimed.count
+        var rows: [ClaimedBatch.Row] = []
+        var bytes = 0
+        let oversize: Int64? = try pool.writeWithoutTransaction { db in
+            for (index, (sql, texts)) in passes.enumerated() {
+                let statement = try db.cachedStatement(sql: sql)
+                var after: Int64 = 0
+                while true {
+                    let candidates = try Self.claimCandidates(statement, texts: texts, after: after, limit: chunk, table: request.table, in: db)
+                    for candidate in candidates {
+                        after = candidate.id
+                        guard !claimed.contains(after), !excluded.contains(candidate.monitorType),
+                              index == 0 || !crashTypes.contains(candidate.monitorType)
+                        else { continue }
+                        guard bytes + candidate.size <= request.maxBytes else {
+                            // The first row alone is over the limit: it would block the queue forever.
+                            guard rows.isEmpty else { return nil }
+                            try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [after])
+                            return after
+                        }
+                        bytes += candidate.size
+                        rows.append(candidate)
+                        if rows.count == request.maxItems { return nil }
+                    }
+                    if candidates.count < chunk { break }
                 }
             }
-            if !ids.isEmpty {
-                try db.execute(
-                    sql: "UPDATE \(table.rawValue) SET state = 1, batch_id = ? WHERE id IN (\(databaseQuestionMarks(count: ids.count)))",
-                    arguments: [batchID] + StatementArguments(ids)
-                )
-            }
-            let rows = chosen.map { row in
-                ClaimedBatch.Row(
-                    id: row["id"], reportID: row["report_id"], monitorType: row["monitor_type"], isBusiness: row["is_biz"],
-                    meta: row["meta"], payload: payloads[row["id"]]
-                )
-            }
-            return (ClaimedBatch(id: batchID, table: table, rows: rows), 0)
+            return nil
         }
-        if oversize > 0 { adjustCount(request.namespace, by: -oversize) }
-        return (batch, oversize)
+        if oversize != nil {
+            adjustCount(request.namespace, by: -1)
+            return (ClaimedBatch(id: batchID, table: request.table, rows: []), 1)
+        }
+        inFlight[request.table, default: []].formUnion(rows.map(\.id))
+        return (ClaimedBatch(id: batchID, table: request.table, rows: rows), 0)
     }
 
     /// The collector stored the batch: its rows leave the store.
     func finishBatch(_ batch: ClaimedBatch, namespace: String) throws {
         let deleted = try pool.write { db in
-            try db.execute(sql: "DELETE FROM \(batch.table.rawValue) WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
+            try db.execute(sql: "DELETE FROM \(batch.table.rawValue) WHERE id IN (\(databaseQuestionMarks(count: batch.rows.count)))",
+                           arguments: StatementArguments(batch.ids))
             return db.changesCount
         }
+        inFlight[batch.table]?.subtract(batch.ids)
         adjustCount(namespace, by: -deleted)
     }
 
-    /// The batch was not stored and may be sent again: its rows go back to pending.
-    func releaseBatch(_ batch: ClaimedBatch) throws {
-        try pool.write { db in
-            try db.execute(sql: "UPDATE \(batch.table.rawValue) SET state = 0, batch_id = NULL WHERE \(batch.rowsCondition)", arguments: batch.rowsArguments)
-        }
+    /// The batch was not stored and may be sent again: its rows can be claimed again.
+    func releaseBatch(_ batch: ClaimedBatch) {
+        inFlight[batch.table]?.subtract(batch.ids)
     }
 
     /// The namespace's cellular traffic window, as persisted.

@@ -13,6 +13,11 @@ final class RecordStore {
 
     let pool: DatabasePool
     private(set) var counts: [String: Int] = [:]
+    /// The ids of rows claimed by a batch whose upload has not ended, per table: later claims
+    /// skip them and eviction takes them last. Kept in memory only, so claiming a batch writes
+    /// nothing; after a restart nothing is in flight and every row is sent again (the collector
+    /// keeps a record once per `REPORT_ID`).
+    var inFlight: [StoreSchema.Table: Set<Int64>] = [:]
 
     private init(pool: DatabasePool) throws {
         self.pool = pool
@@ -129,25 +134,29 @@ final class RecordStore {
     }
 
     /// Evicts the oldest rows of `namespace`, 100 at a time, until it holds at most `limit`:
-    /// pending before in-flight, crash rows (``MonitorType/crashTypes(in:)``) last (specification §5).
+    /// crash rows (``MonitorType/crashTypes(in:)``) last, and rows in flight only when no
+    /// other is left (specification §5).
     /// - Returns: how many rows were evicted.
     func evict(namespace: String, limit: Int) throws -> Int {
         let crashTypes = MonitorType.crashTypes(in: namespace)
         var evicted = 0
         while counts[namespace, default: 0] > limit {
+            let claimed = inFlight.values.reduce(0) { $0 + $1.count }
             let deleted = try pool.write { db in
-                let victims = try Row.fetchAll(db, sql: """
+                let candidates = try Row.fetchAll(db, sql: """
                     SELECT t, id FROM (
-                        SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM meta WHERE namespace = :ns
+                        SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM meta WHERE namespace = :ns
                         UNION ALL
-                        SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash, state FROM payload WHERE namespace = :ns
-                    ) ORDER BY crash, state, created_time, id LIMIT :chunk
-                    """, arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "chunk": Self.evictionChunk])
-                for victim in victims {
-                    let table: String = victim["t"]
-                    try db.execute(sql: "DELETE FROM \(table) WHERE id = ?", arguments: [victim["id"] as Int64])
+                        SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM payload WHERE namespace = :ns
+                    ) ORDER BY crash, created_time, id LIMIT :candidates
+                    """, arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "candidates": Self.evictionChunk + claimed])
+                let victims = candidates.map { (table: StoreSchema.Table(rawValue: $0["t"])!, id: $0["id"] as Int64) }
+                let (waiting, sent) = (victims.filter { !isInFlight($0) }, victims.filter(isInFlight))
+                let chosen = (waiting + sent).prefix(Self.evictionChunk)
+                for victim in chosen {
+                    try db.execute(sql: "DELETE FROM \(victim.table.rawValue) WHERE id = ?", arguments: [victim.id])
                 }
-                return victims.count
+                return chosen.count
             }
             guard deleted > 0 else { break }
             counts[namespace, default: 0] -= deleted
@@ -156,18 +165,17 @@ final class RecordStore {
         return evicted
     }
 
+    private func isInFlight(_ row: (table: StoreSchema.Table, id: Int64)) -> Bool {
+        inFlight[row.table]?.contains(row.id) == true
+    }
+
     /// Runs the start-up rules of specification §5 for each configured namespace and each
-    /// namespace holding rows no configuration names, and puts every in-flight row back to
-    /// pending (the app may have died before the server answered).
+    /// namespace holding rows no configuration names.
     /// - Returns: the rows deleted, per namespace and reason.
     func housekeep(_ plan: HousekeepingPlan, now: Int64, appVersion: String) throws -> [String: [LossReason: Int]] {
         let rules = plan.rules(stored: counts.filter { $0.value > 0 }.keys)
         var losses: [String: [LossReason: Int]] = [:]
         try pool.write { db in
-            for table in StoreSchema.Table.allCases {
-                try db.execute(sql: "UPDATE \(table.rawValue) SET state = ?, batch_id = NULL WHERE state = ?",
-                               arguments: [StoreSchema.State.pending.rawValue, StoreSchema.State.inFlight.rawValue])
-            }
             for (namespace, rule) in rules {
                 for (reason, condition, argument) in rule.deletions(now: now, appVersion: appVersion) {
                     for table in StoreSchema.Table.allCases {

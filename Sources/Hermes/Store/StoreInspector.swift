@@ -8,14 +8,12 @@ import GRDB
 /// for group in report.groups { print(group.namespace, group.table, group.rows) }
 /// ```
 public enum StoreInspector: Sendable {
-    /// Rows of one namespace in one table and state.
+    /// Rows of one namespace in one table.
     public struct Group: Sendable, Hashable {
         /// The namespace.
         public var namespace: String
         /// `meta` or `payload`.
         public var table: String
-        /// `pending` or `in flight`.
-        public var state: String
         /// How many rows.
         public var rows: Int
         /// Their total `size` in bytes (meta plus payload).
@@ -28,7 +26,7 @@ public enum StoreInspector: Sendable {
 
     /// What the store holds.
     public struct Report: Sendable, Hashable {
-        /// One entry per namespace, table and state, sorted.
+        /// One entry per namespace and table, sorted.
         public var groups: [Group]
         /// The database file's size, without its WAL.
         public var fileBytes: Int
@@ -57,19 +55,17 @@ public enum StoreInspector: Sendable {
             var groups: [Group] = []
             for table in StoreSchema.Table.allCases {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT namespace, state, COUNT(*) AS n, SUM(size) AS bytes, MIN(created_time) AS oldest, MAX(created_time) AS newest
-                    FROM \(table.rawValue) GROUP BY namespace, state
+                    SELECT namespace, COUNT(*) AS n, SUM(size) AS bytes, MIN(created_time) AS oldest, MAX(created_time) AS newest
+                    FROM \(table.rawValue) GROUP BY namespace
                     """)
                 for row in rows {
-                    let state: Int = row["state"]
                     groups.append(Group(
                         namespace: row["namespace"], table: table.rawValue,
-                        state: state == StoreSchema.State.inFlight.rawValue ? "in flight" : "pending",
                         rows: row["n"], bytes: row["bytes"], oldest: row["oldest"], newest: row["newest"]
                     ))
                 }
             }
-            groups.sort { ($0.namespace, $0.table, $0.state) < ($1.namespace, $1.table, $1.state) }
+            groups.sort { ($0.namespace, $0.table) < ($1.namespace, $1.table) }
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
             return Report(
                 groups: groups,

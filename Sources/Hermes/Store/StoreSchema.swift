@@ -1,4 +1,5 @@
 package import GRDB
+import HermesWire
 
 /// The store's tables (specification §5), created and evolved by GRDB migrations.
 package enum StoreSchema {
@@ -6,12 +7,6 @@ package enum StoreSchema {
     package enum Table: String, CaseIterable, Sendable, Hashable {
         case meta
         case payload
-    }
-
-    /// Row states.
-    enum State: Int {
-        case pending = 0
-        case inFlight = 1
     }
 
     /// The statement that inserts one record into `table`, its arguments in column order
@@ -70,8 +65,28 @@ package enum StoreSchema {
                 )
                 """)
         }
+        migrator.registerMigration("upload queue") { db in
+            // Uploads claim rows in memory (``RecordStore``), so a row is written twice (insert,
+            // delete) instead of four times, and no index holds a state that changes: the two
+            // indexes led by (namespace, state) give way to one in id order and a small one of
+            // crash rows. Expiry by time scans a namespace in id order instead of keeping an
+            // index on every insert for a rule that runs at start.
+            for table in Table.allCases {
+                let name = table.rawValue
+                for index in ["upload", "oldest", "age"] { try db.execute(sql: "DROP INDEX \(name)_\(index)") }
+                try db.execute(sql: "ALTER TABLE \(name) DROP COLUMN state")
+                try db.execute(sql: "ALTER TABLE \(name) DROP COLUMN batch_id")
+                try db.execute(sql: "CREATE INDEX \(name)_queue ON \(name)(namespace, id)")
+                try db.execute(sql: "CREATE INDEX \(name)_crash ON \(name)(namespace, id) WHERE \(crashRowCondition)")
+            }
+        }
         return migrator
     }
+
+    /// The condition of the partial index of crash rows: every crash type
+    /// (``MonitorType/crashTypes(in:)``) ends with `appCrash`. A query that names it word for
+    /// word can use the index.
+    static let crashRowCondition = "monitor_type GLOB '*\(MonitorType.appCrash)'"
 
     /// Journal cursors: a segment's identity and the offset its next unread frame starts at.
     static let journalCursorTable = "journal_cursor"

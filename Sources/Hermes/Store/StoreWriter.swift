@@ -43,6 +43,10 @@ package final class StoreWriter: @unchecked Sendable {
         var closed = false
         var waiters: [Waiter] = []
         var quarantinedFiles: [String] = []
+        /// Whether `drain()` is reading the journal on the queue right now.
+        var draining = false
+        /// Work that must not wait for a backlog: run by `drain()` between two transactions.
+        var prompt: [@Sendable () -> Void] = []
     }
 
     /// A `flush()` waiting for the first `target` records, and for the recovery of what an
@@ -130,6 +134,37 @@ package final class StoreWriter: @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the writer's queue soon: between two of the writer's transactions when it
+    /// is working through a backlog, instead of after it (an upload claiming its next batch
+    /// does not wait for a burst to be stored).
+    /// - Throws: ``HermesError/Code/shutDown`` once the writer is closed, or what `work` throws.
+    func performPromptly<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let job: @Sendable () -> Void = {
+                continuation.resume(with: Result {
+                    guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
+                    return try self.closingIfCorrupt { try work(self.openedStore()) }
+                })
+            }
+            let queued = state.withLock { state in
+                guard state.draining else { return false }
+                state.prompt.append(job)
+                return true
+            }
+            if !queued { queue.async(execute: job) }
+        }
+    }
+
+    /// Runs the prompt work that arrived while draining (on the queue).
+    private func runPromptWork(stopDraining: Bool = false) {
+        let jobs = state.withLock { state in
+            if stopDraining { state.draining = false }
+            defer { state.prompt.removeAll() }
+            return state.prompt
+        }
+        jobs.forEach { $0() }
+    }
+
     /// Commits what is queued, refuses new records, and closes the database. Records still in
     /// the journal stay there for the next start; records the store could not take from the
     /// memory buffer are counted as ``LossReason/unsaved``; `flush()` calls still waiting are answered.
@@ -178,8 +213,11 @@ package final class StoreWriter: @unchecked Sendable {
         return opened
     }
 
-    /// Reads the journal into the store until it has nothing more, or the store fails.
+    /// Reads the journal into the store until it has nothing more, or the store fails; prompt
+    /// work runs between its transactions.
     private func drain() {
+        state.withLock { $0.draining = true }
+        defer { runPromptWork(stopDraining: true) }
         // Opening the store first takes up its saved journal cursors before anything is read.
         do {
             _ = try openedStore()
@@ -224,6 +262,7 @@ package final class StoreWriter: @unchecked Sendable {
                 journal.unblock()
             }
             ready.forEach { $0.resume() }
+            runPromptWork()
         }
     }
 

@@ -33,7 +33,6 @@ struct UploadRound: Sendable {
 
     func run(batchSize start: BatchSize) async -> Result {
         var summary = UploadSummary(namespace: namespace)
-        var lastFailure = ""
         var batchSize = start
         func end(_ outcome: UploadSummary.Outcome, wait: Wait? = nil) -> Result {
             summary.outcome = outcome
@@ -44,60 +43,203 @@ struct UploadRound: Sendable {
         guard let endpoint else { return end(.noCollector) }
 
         for table in [StoreSchema.Table.payload, .meta] {
-            while summary.requests < Self.maxRequests {
-                if Task.isCancelled { return end(.cancelled) }
-                do {
-                    if status == .metered, try await !trafficWindow().allows(limitBytes: configuration.maxFlowBytes) {
-                        return end(.quotaExceeded)
-                    }
-                    let request = RecordStore.BatchRequest(
-                        namespace: namespace, table: table, maxItems: batchSize.rows(maxItem: configuration.maxItem),
-                        maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
-                    )
-                    let (batch, oversize) = try await context.writer.perform { try $0.claimBatch(request, batchID: ReportIDGenerator.shared.next(milliseconds: context.wallClock())) }
-                    context.ledger.record(oversize, namespace: namespace, reason: .oversize)
-                    if batch.rows.isEmpty {
-                        if oversize > 0 { continue }
-                        break
-                    }
-                    guard let (action, failure) = try await send(batch, endpoint: endpoint, summary: &summary) else { continue }
-                    lastFailure = failure ?? lastFailure
-                    switch action {
-                    case .delivered(let rejected):
-                        try await context.writer.perform { try $0.finishBatch(batch, namespace: namespace) }
-                        let rejections = batch.rejections(rejected)
-                        summary.recordsSent += batch.rows.count - rejections.count
-                        summary.recordsRejected += rejections.count
-                        if !rejections.isEmpty { reportRejections(rejections) }
-                        batchSize.wasDelivered(maxItem: configuration.maxItem)
-                    case .retry(let retryAfter):
-                        try await context.writer.perform { try $0.releaseBatch(batch) }
-                        return end(.retryLater(reason: lastFailure), wait: .retry(after: retryAfter))
-                    case .halve where batchSize.refused(rows: batch.rows.count):
-                        try await context.writer.perform { try $0.releaseBatch(batch) }
-                        context.logger.notice("hermes: batch too large for the collector; halving", metadata: [
-                            "namespace": "\(namespace)", "maxItem": "\(batchSize.rows(maxItem: configuration.maxItem))",
-                        ])
-                    case .halve:
-                        // One record, and still too large: the collector's limit is below maxBodyMByte.
-                        try await context.writer.perform { try $0.releaseBatch(batch) }
-                        let refusal = ResponseAction.Refusal(
-                            reason: .requestRefused, status: 413, code: nil,
-                            message: "the collector refuses a single record as too large; its body limit is below maxBodyMByte"
-                        )
-                        return end(.paused(refusal.reason), wait: .pause(refusal))
-                    case .pause(let refusal):
-                        try await context.writer.perform { try $0.releaseBatch(batch) }
-                        return end(.paused(refusal.reason), wait: .pause(refusal))
-                    }
-                } catch is CancellationError {
-                    return end(.cancelled)
-                } catch {
-                    return end(.retryLater(reason: "\(error)"), wait: .retry(after: nil))
-                }
+            if let (outcome, wait) = await send(table, endpoint: endpoint, summary: &summary, batchSize: &batchSize) {
+                return end(outcome, wait: wait)
             }
         }
         return end(.completed)
+    }
+
+    /// Sends batch after batch of `table` until none is left: one request in flight, the next
+    /// batch claimed and encoded while it is, and an acknowledged batch's rows deleted in the
+    /// same trip to the store as the claim after it.
+    /// - Returns: how the round ends, or `nil` when the table is done.
+    private func send(_ table: StoreSchema.Table, endpoint: URL, summary: inout UploadSummary,
+                      batchSize: inout BatchSize) async -> (UploadSummary.Outcome, Wait?)? {
+        var next: Prepared?
+        var delivered: ClaimedBatch?
+        do {
+            next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: nil)
+            while let current = next {
+                next = nil
+                if Task.isCancelled {
+                    await release(current)
+                    try await finish(delivered)
+                    return (.cancelled, nil)
+                }
+                guard summary.requests < Self.maxRequests else {
+                    await release(current)
+                    break
+                }
+                if status == .metered, try await !trafficWindow().allows(limitBytes: configuration.maxFlowBytes) {
+                    await release(current)
+                    try await finish(delivered)
+                    return (.quotaExceeded, nil)
+                }
+                summary.requests += 1
+                summary.bytesSent += current.request.body.count
+                if status == .metered {
+                    // Cellular bytes count whether or not the request succeeds.
+                    let window = try await trafficWindow().adding(current.request.body.count, at: context.wallClock())
+                    try await context.writer.perform { [namespace] in try $0.saveTrafficWindow(window, namespace: namespace) }
+                }
+                async let answer = context.transport.send(current.request)
+                // Claimed meanwhile, the next batch leaves out the rows in flight.
+                var upcoming: Prepared?
+                var upcomingFailure: (any Error)?
+                do {
+                    upcoming = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
+                    delivered = nil
+                } catch {
+                    upcomingFailure = error
+                }
+                let response: TransportResponse
+                do {
+                    response = try await answer
+                } catch {
+                    await release(current, upcoming)
+                    try await finish(delivered)
+                    if Task.isCancelled { return (.cancelled, nil) }
+                    return (.retryLater(reason: "\(error)"), .retry(after: nil))
+                }
+                let action = ResponseAction(response)
+                guard case .delivered(let rejected) = action else {
+                    await release(current, upcoming)
+                    let failure = "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+                    if let ending = settle(refused: action, rows: current.batch.rows.count, failure: failure, batchSize: &batchSize) {
+                        try await finish(delivered)
+                        return ending
+                    }
+                    next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
+                    delivered = nil
+                    continue
+                }
+                let rejections = current.batch.rejections(rejected)
+                summary.recordsSent += current.batch.rows.count - rejections.count
+                summary.recordsRejected += rejections.count
+                if !rejections.isEmpty { reportRejections(rejections) }
+                if let upcomingFailure {
+                    try await finish(delivered)
+                    try await finish(current.batch)
+                    throw upcomingFailure
+                }
+                delivered = current.batch
+                next = upcoming
+                let rows = batchSize.rows(maxItem: configuration.maxItem)
+                batchSize.wasDelivered(maxItem: configuration.maxItem)
+                if batchSize.rows(maxItem: configuration.maxItem) > rows, let smaller = next {
+                    // Batches grow back after a 413: the next one was claimed at the old size.
+                    await release(smaller)
+                    next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
+                    delivered = nil
+                }
+            }
+            try await finish(delivered)
+            return nil
+        } catch {
+            await release(next)
+            // The collector has these rows; if they cannot be deleted now they are sent again
+            // later, and the collector keeps each record once.
+            try? await finish(delivered)
+            if error is CancellationError { return (.cancelled, nil) }
+            return (.retryLater(reason: "\(error)"), .retry(after: nil))
+        }
+    }
+
+    /// Deletes the rows of a batch the collector acknowledged.
+    private func finish(_ batch: ClaimedBatch?) async throws {
+        guard let batch else { return }
+        try await context.writer.performPromptly { [namespace] in try $0.finishBatch(batch, namespace: namespace) }
+    }
+
+    /// What a refusal means for the round: `nil` to go on with a halved batch, or how it ends.
+    private func settle(refused action: ResponseAction, rows: Int, failure: String,
+                        batchSize: inout BatchSize) -> (UploadSummary.Outcome, Wait?)? {
+        switch action {
+        case .delivered:
+            return nil
+        case .retry(let retryAfter):
+            return (.retryLater(reason: failure), .retry(after: retryAfter))
+        case .halve where halve(&batchSize, rows: rows):
+            return nil
+        case .halve:
+            // One record, and still too large: the collector's limit is below maxBodyMByte.
+            let refusal = ResponseAction.Refusal(
+                reason: .requestRefused, status: 413, code: nil,
+                message: "the collector refuses a single record as too large; its body limit is below maxBodyMByte"
+            )
+            return (.paused(refusal.reason), .pause(refusal))
+        case .pause(let refusal):
+            return (.paused(refusal.reason), .pause(refusal))
+        }
+    }
+
+    /// Halves the batch size after a batch of `rows` rows was too large.
+    /// - Returns: `false` when it was a single row.
+    private func halve(_ batchSize: inout BatchSize, rows: Int) -> Bool {
+        guard batchSize.refused(rows: rows) else { return false }
+        context.logger.notice("hermes: batch too large for the collector; halving", metadata: [
+            "namespace": "\(namespace)", "maxItem": "\(batchSize.rows(maxItem: configuration.maxItem))",
+        ])
+        return true
+    }
+
+    /// A claimed batch, encoded into its request.
+    private struct Prepared: Sendable {
+        var batch: ClaimedBatch
+        var request: TransportRequest
+    }
+
+    /// Claims and encodes the next batch of `table`: `nil` when nothing is waiting. A batch
+    /// that no packet can carry is halved; a single record that none can carry (v1's limits)
+    /// is deleted and counted as oversize.
+    /// - Parameter deleting: a batch the collector acknowledged, whose rows are deleted in the
+    ///   same trip to the store.
+    private func prepare(_ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
+                         deleting: ClaimedBatch?) async throws -> Prepared? {
+        var deleting = deleting
+        while true {
+            let request = RecordStore.BatchRequest(
+                namespace: namespace, table: table, maxItems: batchSize.rows(maxItem: configuration.maxItem),
+                maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
+            )
+            let finished = deleting
+            deleting = nil
+            let (batch, oversize) = try await context.writer.performPromptly { [namespace] store in
+                if let finished { try store.finishBatch(finished, namespace: namespace) }
+                return try store.claimBatch(request, batchID: ReportIDGenerator.shared.next(milliseconds: context.wallClock()))
+            }
+            context.ledger.record(oversize, namespace: namespace, reason: .oversize)
+            if batch.rows.isEmpty {
+                if oversize > 0 { continue }
+                return nil
+            }
+            do {
+                return Prepared(batch: batch, request: try encode(batch, endpoint: endpoint))
+            } catch where [.metaBlockTooLarge, .tooManyPayloads].contains(error.code) {
+                guard batch.rows.count == 1 else {
+                    await release(batch)
+                    _ = halve(&batchSize, rows: batch.rows.count)
+                    continue
+                }
+                try await finish(batch)
+                context.ledger.record(1, namespace: namespace, reason: .oversize)
+            } catch {
+                await release(batch)
+                throw error
+            }
+        }
+    }
+
+    /// Puts claimed batches back, to be claimed again.
+    private func release(_ prepared: Prepared?...) async {
+        for batch in prepared.compactMap({ $0?.batch }) { await release(batch) }
+    }
+
+    private func release(_ batch: ClaimedBatch) async {
+        // Releasing only touches memory: it fails only once the client is shut down, and then
+        // nothing is in flight any more.
+        _ = try? await context.writer.performPromptly { $0.releaseBatch(batch) }
     }
 
     /// Counts and logs the records the collector rejected (they left the store with their batch).
@@ -111,30 +253,16 @@ struct UploadRound: Sendable {
         ])
     }
 
-    /// Encodes and posts a claimed batch; the batch is released on any failure to get an answer.
-    /// - Returns: what the answer means, and a description of it when it is a failure; `nil`
-    ///   when the batch was one record that no packet can carry (v1's limits): it was deleted
-    ///   and counted as oversize.
-    private func send(_ batch: ClaimedBatch, endpoint: URL, summary: inout UploadSummary) async throws -> (ResponseAction, String?)? {
+    /// The request that carries a claimed batch.
+    /// - Throws: ``HermesWireError`` when no packet can carry the batch.
+    private func encode(_ batch: ClaimedBatch, endpoint: URL) throws(HermesWireError) -> TransportRequest {
         let kind: PacketKind = batch.table == .meta ? .meta : .payload
         let packet = Packet(
             kind: kind,
-            metaLines: batch.rows.map { Array($0.meta.utf8) },
+            metaLines: batch.rows.map(\.meta),
             payloads: kind == .payload ? batch.rows.map { uploadsPayload($0) ? Array($0.payload ?? Data()) : [] } : []
         )
-        let body: [UInt8]
-        do {
-            body = try context.wireFormat.encode(packet)
-        } catch where [.metaBlockTooLarge, .tooManyPayloads].contains(error.code) {
-            guard batch.rows.count == 1 else { return (.halve, error.message) }
-            try await context.writer.perform { try $0.finishBatch(batch, namespace: namespace) }
-            context.ledger.record(1, namespace: namespace, reason: .oversize)
-            return nil
-        } catch {
-            try await context.writer.perform { try $0.releaseBatch(batch) }
-            throw error
-        }
-        let request = TransportRequest(
+        return TransportRequest(
             method: "POST",
             url: endpoint.appendingPathComponent(String(HermesPath.upload(kind).dropFirst())),
             headers: [
@@ -145,25 +273,9 @@ struct UploadRound: Sendable {
                 HermesHeader.packetVersion: String(context.wireFormat.version),
                 "Content-Type": "application/octet-stream",
             ],
-            body: body,
+            body: try context.wireFormat.encode(packet, compressionLevel: Gzip.fastLevel),
             timeout: context.requestTimeout
         )
-        summary.requests += 1
-        summary.bytesSent += body.count
-        if status == .metered {
-            // Cellular bytes count whether or not the request succeeds.
-            let window = try await trafficWindow().adding(body.count, at: context.wallClock())
-            try await context.writer.perform { [namespace] in try $0.saveTrafficWindow(window, namespace: namespace) }
-        }
-        do {
-            let response = try await context.transport.send(request)
-            let failure = (200..<300).contains(response.status) ? nil : "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
-            return (ResponseAction(response), failure)
-        } catch {
-            try await context.writer.perform { try $0.releaseBatch(batch) }
-            if Task.isCancelled { throw CancellationError() }
-            throw error
-        }
     }
 
     private func trafficWindow() async throws -> TrafficWindow {

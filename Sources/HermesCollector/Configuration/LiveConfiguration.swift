@@ -3,8 +3,10 @@ import Logging
 
 /// The configuration document the collector serves now, and the only way to change it.
 ///
-/// Changes run one at a time, each saved to the store before it is served, so the revision
-/// grows by exactly one per change and a document that failed to save is never served.
+/// Changes (and reloads) run one at a time, each saved to the store before it is served, so the
+/// revision grows by exactly one per change and a document that failed to save is never served.
+/// Collectors sharing a store edit the saved document under the store's lock and reload what
+/// the others saved (``ConfigurationWatcher``): all serve the same document for a revision.
 actor LiveConfiguration {
     /// The document served now.
     private(set) var document: ConfigurationDocument
@@ -48,17 +50,38 @@ actor LiveConfiguration {
         }
     }
 
-    private func change(_ edit: (inout ConfigurationDocument) throws(CollectorError) -> Void) async throws(CollectorError) -> ConfigurationDocument {
+    /// Serves the saved document if it differs from the one served: another collector sharing
+    /// the store changed it. A store that cannot be read leaves the document served as it is.
+    func reload(logger: Logger) async {
         await beginChange()
         defer { endChange() }
-        var next = document
-        try edit(&next)
-        next.revision += 1
-        try await withStorageErrors("save the configuration") { [next] in try await storage.saveConfiguration(next) }
+        do {
+            guard let saved = try await storage.loadConfiguration() else { return }
+            let (latest, _) = saved.clamped()
+            guard latest != document else { return }
+            document = latest
+            logger.info("serving configuration", metadata: ["revision": "\(latest.revision)", "source": "store"])
+        } catch {
+            logger.warning("could not reload the configuration", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Edits the saved document (the served one when none is saved) as the next revision, saved
+    /// before it is served; the store keeps other collectors' changes out in between.
+    private func change(_ edit: @escaping @Sendable (inout ConfigurationDocument) throws(CollectorError) -> Void) async throws(CollectorError) -> ConfigurationDocument {
+        await beginChange()
+        defer { endChange() }
+        let next = try await withStorageErrors("save the configuration") { [document, storage] in
+            try await storage.updateConfiguration(from: document) { saved throws(CollectorError) in
+                var next = saved
+                try edit(&next)
+                next.revision += 1
+                return next
+            }
+        }
         document = next
         return next
     }
-
     private func beginChange() async {
         guard isChanging else {
             isChanging = true

@@ -3,18 +3,16 @@ import HermesWire
 import Logging
 
 /// The admin API: `PUT` and `DELETE /v1/admin/namespaces/{name}/config`, each bumping the
-/// revision by one. Both need `Authorization: Bearer <admin token>`.
+/// revision by one. Registered behind the admin token (``AuthenticationMiddleware``).
 struct AdminRoutes {
     static let path: RouterPath = "/v1/admin/namespaces/{name}/config"
 
     let live: LiveConfiguration
-    let adminToken: String
     let maxBodyBytes: Int
     let logger: Logger
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         router.put(Self.path) { request, context -> Response in
-            try request.requireBearer(adminToken)
             let name = try Self.namespace(context)
             let body = try await request.bodyBytes(upTo: maxBodyBytes)
             let configuration: NamespaceConfiguration
@@ -37,7 +35,6 @@ struct AdminRoutes {
             ])
         }
         router.delete(Self.path) { request, context -> Response in
-            try request.requireBearer(adminToken)
             let name = try Self.namespace(context)
             let document = try await live.removeNamespace(name)
             logger.info("namespace removed", metadata: ["namespace": "\(name)", "revision": "\(document.revision)"])

@@ -3,19 +3,19 @@ import Hummingbird
 import HermesWire
 import Logging
 
-/// `POST /v1/upload/meta` and `POST /v1/upload/payload`: check the app key and size, decode the
+/// `POST /v1/upload/meta` and `POST /v1/upload/payload`, behind the app key check
+/// (``AuthenticationMiddleware``): check the size, decode the
 /// packet (refused whole when it cannot be read), check each record on its own, store the valid
 /// ones in one transaction, and answer 200 with an ``UploadAnswer``:
 /// `{"stored":n,"duplicates":m,"rejected":[{"index","REPORT_ID","code","reason"}]}`.
 struct UploadRoutes<Storage: CollectorStorage> {
     let storage: Storage
-    let appKeys: Set<String>
     let maxBodyBytes: Int
     let ingestor: PacketIngestor
     let metrics: CollectorMetrics
     let logger: Logger
 
-    func register(on router: Router<BasicRequestContext>) {
+    func register(on router: some RouterMethods<BasicRequestContext>) {
         for kind in PacketKind.allCases {
             router.post(RouterPath(stringLiteral: HermesPath.upload(kind))) { request, _ in
                 try await upload(kind, request)
@@ -24,7 +24,6 @@ struct UploadRoutes<Storage: CollectorStorage> {
     }
 
     private func upload(_ kind: PacketKind, _ request: Request) async throws -> Response {
-        try request.requireAppKey(in: appKeys)
         let body = try await request.bodyBytes(upTo: maxBodyBytes)
         metrics.countBytesIn(body.count)
         let headers = try UploadHeaders(request.headers)

@@ -16,6 +16,10 @@ extension EventQuery {
             conditions.append(filter.condition)
             arguments += [value]
         }
+        if let after {
+            conditions.append("(create_time, id) > (?, ?)")
+            arguments += [after.createTime, after.id]
+        }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 }

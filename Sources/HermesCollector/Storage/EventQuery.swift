@@ -17,15 +17,21 @@ public struct EventQuery: Sendable, Hashable {
     public var since: Int64?
     /// Only events created before this time (exclusive).
     public var until: Int64?
+    /// Only events after this one in `(createTime, id)` order: the next page.
+    public var after: EventCursor?
     /// The most events to return, 1 to ``maximumLimit``.
     public var limit: Int
 
     /// Creates a query.
-    public init(namespace: String? = nil, monitorType: String? = nil, since: Int64? = nil, until: Int64? = nil, limit: Int = defaultLimit) {
+    public init(
+        namespace: String? = nil, monitorType: String? = nil, since: Int64? = nil, until: Int64? = nil,
+        after: EventCursor? = nil, limit: Int = defaultLimit
+    ) {
         self.namespace = namespace
         self.monitorType = monitorType
         self.since = since
         self.until = until
+        self.after = after
         self.limit = limit
     }
 }

@@ -137,7 +137,8 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             payload: payload.map { [UInt8]($0) },
             deviceID: row["device_id"],
             batchID: row["batch_id"],
-            receivedAt: row["received_at"]
+            receivedAt: row["received_at"],
+            id: row["id"]
         )
     }
 

@@ -2,6 +2,8 @@ public import HermesWire
 
 /// A record as the collector stored it.
 public struct StoredEvent: Sendable, Hashable {
+    /// The store's id for it: grows with insertion (within one `createTime`, the order reads use).
+    public var id: Int64
     /// The record's namespace.
     public var namespace: String
     /// The record's `REPORT_ID`.
@@ -24,8 +26,9 @@ public struct StoredEvent: Sendable, Hashable {
     /// Creates a stored event.
     public init(
         namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: JSONValue,
-        payload: [UInt8]?, deviceID: String?, batchID: String?, receivedAt: Int64
+        payload: [UInt8]?, deviceID: String?, batchID: String?, receivedAt: Int64, id: Int64 = 0
     ) {
+        self.id = id
         self.namespace = namespace
         self.reportID = reportID
         self.monitorType = monitorType

@@ -13,6 +13,10 @@ public enum Gzip: Sendable {
     /// zlib's default level: the best trade of ratio against speed for JSON lines.
     public static let defaultLevel: Int32 = 6
 
+    /// zlib's fastest level: a third of the default's CPU on a batch of JSON lines, for about
+    /// a tenth more bytes. What the SDK uploads with, to spare the device's battery.
+    public static let fastLevel: Int32 = 1
+
     /// Compresses `input` into one gzip member.
     /// - Parameters:
     ///   - input: the bytes to compress.

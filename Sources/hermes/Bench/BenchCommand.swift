@@ -2,7 +2,7 @@ import ArgumentParser
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
-/// suite, every suite, in one table (or one JSON object with a key per suite).
+/// suite, every suite but `collector`, in one table (or one JSON object with a key per suite).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -16,10 +16,27 @@ struct BenchCommand: AsyncParsableCommand {
         case e2e
         case log
         case journal
+        /// Collector processes on one store behind a front; not part of "all" (it starts processes and wants a database).
+        case collector
     }
 
-    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All when omitted.")
+    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector when omitted.")
     var suite: Suite?
+
+    @Option(help: "collector: how many collector processes serve behind the round-robin front.")
+    var instances = 2
+
+    @Option(help: ArgumentHelp("collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases.", valueName: "url|sqlite"))
+    var storage = "sqlite"
+
+    @Option(help: "collector: how many clients post batches at once.")
+    var uploaders = 4
+
+    @Option(help: "collector: how many unique 100-record batches one run posts (every fifth twice).")
+    var batches = 400
+
+    @Option(help: "collector: how many runs (the figures are their medians).")
+    var runs = 3
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
@@ -31,9 +48,25 @@ struct BenchCommand: AsyncParsableCommand {
             : .object(Dictionary(uniqueKeysWithValues: reports.map { ($0.0.rawValue, $0.1.json) }))
     }
 
+    func validate() throws {
+        guard suite == .collector else { return }
+        guard instances >= 1, uploaders >= 1, batches >= 1, runs >= 1 else {
+            throw ValidationError("--instances, --uploaders, --batches and --runs must be at least 1.")
+        }
+        guard postgresURL != nil || instances == 1 else {
+            throw ValidationError("SQLite serves one collector per file: use --instances 1, or --storage postgres://….")
+        }
+    }
+
+    /// The server of `--storage`, or `nil` for SQLite.
+    private var postgresURL: String? {
+        if case .postgres(let url) = StorageLocation(storage) { return url }
+        return nil
+    }
+
     func run() async throws {
         var reports: [(Suite, BenchReport)] = []
-        for suite in suite.map({ [$0] }) ?? Suite.allCases {
+        for suite in suite.map({ [$0] }) ?? Suite.allCases.filter({ $0 != .collector }) {
             let report: BenchReport
             switch suite {
             case .wire: report = try WireBenchmark().run()
@@ -42,6 +75,10 @@ struct BenchCommand: AsyncParsableCommand {
             case .e2e: report = try await EndToEndBenchmark().run()
             case .log: report = try await LogBenchmark().run()
             case .journal: report = try await JournalBenchmark().run()
+            case .collector:
+                report = try await CollectorBenchmark(
+                    instances: instances, postgresURL: postgresURL, uploaders: uploaders, batches: batches, runs: runs
+                ).run()
             }
             reports.append((suite, report))
         }

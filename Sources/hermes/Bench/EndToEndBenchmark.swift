@@ -1,77 +1,88 @@
 import Foundation
 import Hermes
+import HermesBenchKit
 import HermesCollector
 import HermesWire
 import Logging
 
-/// `hermes bench e2e`: records through the SDK to a collector on loopback — end to end from the
-/// first send until the collector stored the last one — and the collector's own ingest rate
-/// when the same kind of batches are posted to it directly.
+/// `hermes bench e2e`: delivery from an app to a collector on loopback, each end with its own
+/// file-backed store. The app is `hermes-burst-probe`, a process that links only the SDK, so its
+/// CPU time and resident memory are the SDK's: it sends `records` events as fast as it can, and
+/// the clock runs from its first `send` until the collector acknowledged (and so committed) the
+/// last record. Also the collector's own ingest rate when batches are posted to it directly.
 struct EndToEndBenchmark {
-    var records = 200_000
-    static let namespaces = ["hermes", "JZ", "KX"]
+    var records = 100_000
+    var runs = 3
+
+    /// What one delivery run measured.
+    private struct Delivery {
+        var seconds: Double
+        var cpuSeconds: Double
+        var bytes: Double
+        var rttP50: Double
+        var rttP99: Double
+        var memory: StoreBenchmark.BurstMemory
+    }
 
     func run() async throws -> BenchReport {
         var logger = Logger(label: "hermes.bench")
         logger.logLevel = .error
-        let cipher = try AESGCMCipher(key: Array(repeating: 9, count: 16), keyID: 1)
+        let cipher = try BenchWorkload.cipher()
+        let document = ConfigurationDocument(revision: 1, namespaces: [
+            BenchWorkload.namespace: BenchWorkload.configuration, "hermes": BenchWorkload.configuration,
+        ])
+        var deliveries: [Delivery] = []
+        for _ in 0..<runs { deliveries.append(try await deliver(cipher: cipher, document: document, logger: logger)) }
+        let count = Double(records)
+
+        var report = BenchReport()
+        report.add("records", count, "records per run (median of \(runs) runs)")
+        report.add("e2e_records_per_s", median(deliveries.map { count / $0.seconds }), "end to end records/s (first send → stored at the collector)")
+        report.add("sdk_cpu_us_per_record", median(deliveries.map { $0.cpuSeconds / count * 1e6 }), "SDK CPU per record: send, store, upload (µs)")
+        report.add("upload_rtt_p50_ms", median(deliveries.map(\.rttP50)), "one 100-record upload's round trip p50 (ms)")
+        report.add("upload_rtt_p99_ms", median(deliveries.map(\.rttP99)), "one 100-record upload's round trip p99 (ms)")
+        report.add("peak_rss_mb", median(deliveries.map(\.memory.peak)) / 1_048_576, "the app's peak RSS while delivering (MB)")
+        report.add("wire_bytes_per_record", median(deliveries.map { $0.bytes / count }), "wire bytes per record")
+        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (8 uploaders, median of 3)")
+        report.add("collector_uploaders", Double(CollectorIngestBenchmark().uploaders), "collector concurrent uploaders")
+        return report
+    }
+
+    /// One run: a fresh collector with a SQLite file, and the probe app delivering to it.
+    private func deliver(cipher: AESGCMCipher, document: ConfigurationDocument, logger: Logger) async throws -> Delivery {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-
-        let business = NamespaceConfiguration(monitorList: [MonitorItem(type: "appLag")], maxCacheCount: 1_000_000, flushCount: 5_000)
-        let document = ConfigurationDocument(revision: 1, namespaces: Dictionary(uniqueKeysWithValues: Self.namespaces.map { ($0, business) }))
-        let storage = try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path)
         let server = try await CollectorServer.start(
-            configuration: CollectorConfiguration(port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
-            storage: storage, logger: logger
+            configuration: CollectorConfiguration(port: 0, appKeys: [BenchWorkload.appKey], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
+            storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
         )
-        let base = "http://127.0.0.1:\(server.port)"
-        let transport = CountingTransport(URLSessionTransport())
-        let client = try HermesClient(
-            configuration: .init(
-                storageDirectory: directory.appendingPathComponent("app"),
-                app: .init(name: "Bench", version: "1.0.0", build: "1"),
-                configURL: URL(string: "\(base)/v1/config"),
-                credentials: .init(appKey: "bench", wireFormat: .v2(cipher)),
-                namespaceDefaults: document.namespaces,
-                uploadStartDelay: .seconds(3_600),
-                transport: transport
-            ),
-            logger: logger
-        )
-
-        // End to end: send, let the flushCount triggers upload as records arrive, then drain.
-        let clock = ContinuousClock()
-        let started = clock.now
-        client.start()
-        for index in 0..<records {
-            let namespace = Self.namespaces[index % Self.namespaces.count]
-            let meta = StoreBenchmark.meta(index)
-            let outcome = namespace == "hermes"
-                ? client.send(type: "appLag", meta: meta)
-                : client.send(type: "appLag", prefix: namespace, meta: meta)
-            precondition(outcome.isAccepted, "bench record rejected: \(outcome)")
-        }
-        try await client.flush()
-        for _ in 0..<50 {
-            let summaries = await client.upload()
-            if summaries.values.allSatisfy({ $0.outcome == .completed && $0.recordsSent == 0 }) { break }
-        }
-        let endToEnd = started.duration(to: clock.now)
-        await client.shutdown()
+        let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
+        let arguments = [
+            "--storage", directory.appendingPathComponent("app").path, "--records", String(records),
+            "--collector", "http://127.0.0.1:\(server.port)",
+        ]
+        let exit = try await onThread { try ChildProcess(executable: executable, arguments: arguments).wait(timeout: .seconds(600)) }
         let stored = server.metrics.snapshot.recordsStored
-        precondition(stored == records, "the collector stored \(stored) of \(records) records")
-        let wireBytes = transport.bytesByNamespace.values.reduce(0, +)
         try await server.shutdown()
+        guard exit.status == 0, let memory = StoreBenchmark.memory(in: exit.lines),
+              let delivery = Self.figures("delivery", in: exit.lines), let rtt = Self.figures("rtt", in: exit.lines),
+              delivery.count == 3, rtt.count == 2
+        else {
+            throw RunFailure("the app process ended with status \(exit.status): \(exit.lines.suffix(5).joined(separator: " / "))")
+        }
+        guard stored == records else { throw RunFailure("the collector stored \(stored) of \(records) records") }
+        return Delivery(seconds: delivery[0], cpuSeconds: delivery[1], bytes: delivery[2], rttP50: rtt[0], rttP99: rtt[1], memory: memory)
+    }
 
-        var report = BenchReport()
-        report.add("records", Double(records), "records")
-        report.add("e2e_records_per_s", Double(records) / endToEnd.seconds, "end to end records/s (send → stored)")
-        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (median of 3)")
-        report.add("collector_uploaders", Double(CollectorIngestBenchmark().uploaders), "collector concurrent uploaders")
-        report.add("wire_bytes_per_record", Double(wireBytes) / Double(records), "wire bytes per record")
-        return report
+    /// The numbers of the probe's line that starts with `word`.
+    private static func figures(_ word: String, in lines: [String]) -> [Double]? {
+        for line in lines {
+            let words = line.split(separator: " ")
+            guard words.first.map(String.init) == word else { continue }
+            return words.dropFirst().compactMap { Double($0) }
+        }
+        return nil
     }
 
     /// The collector's ingest rate with pre-encoded batches: ``CollectorIngestBenchmark``.

@@ -15,6 +15,12 @@ struct CollectorKeyOptions: ParsableArguments {
     @Option(name: .customLong("hpke-private-key"), help: "A v2 HPKE X25519 private key as <key id>:<64 hex digits>. Repeatable.")
     var hpkePrivateKeys: [String] = []
 
+    @Option(name: .customLong("aes-key-file"), help: "A file holding --aes-key values, one per line (kept out of ps). Repeatable.")
+    var aesKeyFiles: [String] = []
+
+    @Option(name: .customLong("hpke-private-key-file"), help: "A file holding --hpke-private-key values, one per line (kept out of ps). Repeatable.")
+    var hpkePrivateKeyFiles: [String] = []
+
     /// The keyring the options describe.
     /// - Throws: `ValidationError` naming the option that is malformed, or saying no key was given.
     func keyring() throws -> Keyring {
@@ -27,8 +33,10 @@ struct CollectorKeyOptions: ParsableArguments {
         default:
             throw ValidationError("--v1-key and --v1-iv go together: give both or neither.")
         }
-        let aes = try aesKeys.map { try Self.identified($0, "--aes-key", digits: [32, 48, 64]) }
-        let hpke = try hpkePrivateKeys.map { try Self.identified($0, "--hpke-private-key", digits: [64]) }
+        let aesEntries = try aesKeys + aesKeyFiles.flatMap { try SecretFile.lines($0, for: "--aes-key-file") }
+        let hpkeEntries = try hpkePrivateKeys + hpkePrivateKeyFiles.flatMap { try SecretFile.lines($0, for: "--hpke-private-key-file") }
+        let aes = try aesEntries.map { try Self.identified($0, "--aes-key", digits: [32, 48, 64]) }
+        let hpke = try hpkeEntries.map { try Self.identified($0, "--hpke-private-key", digits: [64]) }
         var ciphers: [any PacketCipher] = []
         do throws(HermesWireError) {
             if let v1 { ciphers.append(try AESCBCCipher(key: v1.key, iv: v1.iv)) }
@@ -38,7 +46,7 @@ struct CollectorKeyOptions: ParsableArguments {
             throw ValidationError(error.message)
         }
         guard !ciphers.isEmpty else {
-            throw ValidationError("Give at least one decryption key: --v1-key with --v1-iv, --aes-key or --hpke-private-key.")
+            throw ValidationError("Give at least one decryption key: --v1-key with --v1-iv, --aes-key(-file) or --hpke-private-key(-file).")
         }
         return Keyring(ciphers)
     }

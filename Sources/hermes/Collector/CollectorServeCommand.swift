@@ -4,87 +4,106 @@ import HermesCollector
 import HermesWire
 import Logging
 
-/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file until
-/// SIGINT or SIGTERM.
+/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file or a
+/// PostgreSQL database until SIGINT or SIGTERM.
+///
+/// Every setting can also come from a `HERMES_<NAME>` environment variable or a `--settings`
+/// JSON file (``ServeSettings``): a flag wins over the environment, which wins over the file.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve uploads, configuration and events from a SQLite file until SIGINT or SIGTERM."
+        abstract: "Serve uploads, configuration and events from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
+        discussion: """
+            Each option can also be set by an environment variable HERMES_<NAME> (--retention-days: \
+            HERMES_RETENTION_DAYS) or by a key of the --settings JSON file (retentionDays); a flag wins \
+            over the environment, which wins over the file.
+            """
     )
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "A JSON file of settings, keyed by the options' names in camelCase (\"storage\", \"retentionDays\", \"adminTokenFile\", …).")
+    var settings: String?
 
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port = 8080
+    @Option(help: "The address to listen on. (default: 127.0.0.1)")
+    var host: String?
+
+    @Option(help: "The port to listen on; 0 picks a free one. (default: 8080)")
+    var port: Int?
 
     @Option(help: "The SQLite database file (created if missing).")
-    var db: String
+    var db: String?
 
-    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable; at least one.")
+    @Option(help: ArgumentHelp(
+        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, --db, $HERMES_STORAGE (keeps a password out of ps) or the settings file.",
+        valueName: "url-or-path"
+    ))
+    var storage: String?
+
+    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable. Required: at least one, here or in --app-key-file.")
     var appKeys: [String] = []
 
-    @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints.")
+    @Option(name: .customLong("app-key-file"), help: "A file of app keys, one per line (kept out of ps).")
+    var appKeyFile: String?
+
+    @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints. Required: this or --admin-token-file.")
     var adminToken: String?
+
+    @Option(name: .customLong("admin-token-file"), help: "A file holding the admin token (kept out of ps).")
+    var adminTokenFile: String?
 
     @Option(help: "A configuration document (JSON with revision and namespaces) to serve while the database holds none.")
     var config: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes.")
-    var maxBodyBytes = 4 << 20
+    @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes. (default: 4194304)")
+    var maxBodyBytes: Int?
+
+    @Option(name: .customLong("retention-days"), help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
+    var retentionDays: Int?
+
+    @Option(name: .customLong("log-level"), help: "trace, debug (adds a line per request), info, notice, warning, error or critical. (default: info)")
+    var logLevel: Logger.Level?
+
+    @Flag(name: .customLong("log-json"), help: "Log one JSON object per line instead of text.")
+    var logJSON = false
 
     @OptionGroup
     var keys: CollectorKeyOptions
 
+    /// The checks the flags alone decide; the rest waits for the environment and the file.
     func validate() throws {
-        guard appKeys.contains(where: { !$0.isEmpty }) else {
-            throw ValidationError("Give at least one --app-key: uploads without a known app key are refused.")
+        if db != nil, storage != nil {
+            throw ValidationError("Give --db or --storage, not both.")
         }
-        guard let adminToken, !adminToken.isEmpty else {
-            throw ValidationError("Give --admin-token: the admin and event endpoints need it.")
+        if adminToken != nil, adminTokenFile != nil {
+            throw ValidationError("Give --admin-token or --admin-token-file, not both.")
         }
-        guard (0...65_535).contains(port) else {
-            throw ValidationError("--port must be from 0 to 65535.")
-        }
-        guard maxBodyBytes > 0 else {
-            throw ValidationError("--max-body-bytes must be positive.")
-        }
-        _ = try keys.keyring()
-        _ = try initialConfiguration()
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
-        let logger = Logger(label: "hermes.collector")
-        let configuration = CollectorConfiguration(
-            host: host,
-            port: port,
-            appKeys: Set(appKeys.filter { !$0.isEmpty }),
-            adminToken: adminToken ?? "",
-            keyring: try keys.keyring(),
-            maxBodyBytes: maxBodyBytes,
-            initialConfiguration: try initialConfiguration()
-        )
-        let server = try await CollectorServer.start(
-            configuration: configuration,
-            storage: try SQLiteCollectorStorage(path: db),
-            logger: logger,
-            stopsOnSignals: true
-        )
-        try await server.waitUntilStopped()
+        let settings = try await resolved()
+        if settings.logJSON {
+            LoggingSystem.bootstrap(JSONLogHandler.init)
+        } else {
+            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        }
+        var logger = Logger(label: "hermes.collector")
+        logger.logLevel = settings.logLevel
+        let store = try await settings.location.open(logger: logger)
+        do {
+            let server = try await CollectorServer.start(
+                configuration: settings.collector, storage: store.storage, logger: logger, stopsOnSignals: true
+            )
+            try await server.waitUntilStopped()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
         logger.info("collector stopped")
     }
 
-    /// The document of `--config`, or the built-in one.
-    private func initialConfiguration() throws -> ConfigurationDocument {
-        guard let config else { return .builtIn }
-        guard let data = FileManager.default.contents(atPath: config) else {
-            throw ValidationError("--config: cannot read \(config).")
-        }
-        do {
-            return try ConfigurationDocument(jsonBytes: [UInt8](data))
-        } catch {
-            throw ValidationError("--config: \(error.message)")
-        }
+    /// The settings with the environment and the `--settings` file layered under the flags.
+    /// - Throws: `ValidationError` for a setting that is missing, out of range or unreadable.
+    func resolved(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ServeSettings {
+        try await ServeSettings(self, environment: environment)
     }
 }

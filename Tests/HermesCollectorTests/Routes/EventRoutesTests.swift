@@ -98,6 +98,7 @@ struct EventRoutesTests {
         ("?limit=10001", "limit must be between 1 and 10000"),
         ("?since=yesterday", "since must be a whole number"),
         ("?until=1.5", "until must be a whole number"),
+        ("?cursor=not-a-cursor", "cursor must be the next value of an earlier page"),
     ])
     func badQueryIsRefusedWithReason(query: String, reason: String) async throws {
         let fixture = try CollectorFixture()
@@ -105,6 +106,26 @@ struct EventRoutesTests {
             let response = try await client.admin(HermesPath.events + query, method: .get)
             #expect(response.status == .badRequest)
             #expect(try response.json() == ["error": "invalidQuery", "reason": .string(reason), "scope": "request"])
+        }
+    }
+
+    @Test func fullPagesCarryACursorToTheNextAndTheLastPageNone() async throws {
+        let fixture = try await Self.seededFixture()
+        try await fixture.test { client throws in
+            // When the four events are read two at a time, following next
+            let first = try await client.admin(HermesPath.events + "?limit=2", method: .get).json()
+            let next = try #require(first["next"]?.stringValue)
+            let second = try await client.admin(HermesPath.events + "?limit=2&cursor=\(next)", method: .get).json()
+            let last = try #require(second["next"]?.stringValue)
+            let third = try await client.admin(HermesPath.events + "?limit=2&cursor=\(last)", method: .get).json()
+            // Then the pages hold them in order, and the page that is not full has no next
+            let ids = [first, second].flatMap { page -> [String] in
+                guard case .array(let events)? = page["events"] else { return [] }
+                return events.compactMap { $0["reportID"]?.stringValue }
+            }
+            #expect(ids == ["s1", "o1", "s2", "s3"])
+            #expect(third["count"] == 0)
+            #expect(third["next"] == .null)
         }
     }
 

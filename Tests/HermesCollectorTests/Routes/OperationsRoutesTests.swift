@@ -16,6 +16,24 @@ struct OperationsRoutesTests {
         }
     }
 
+    @Test func readyAnswersWhileTheStoreCanBeReadAnd503WhenItCannot() async throws {
+        let storage = try SwitchableStorage()
+        let app = try await buildApplication(
+            configuration: try CollectorFixture().configuration, storage: storage, logger: CollectorFixture.silentLogger
+        )
+        try await app.test(.router) { client in
+            let ready = try await client.execute(uri: "/ready", method: .get)
+            #expect(ready.status == .ok)
+            #expect(ready.text == "ready")
+            // When the store goes away, /ready says so and /health still answers
+            storage.isDown = true
+            let notReady = try await client.execute(uri: "/ready", method: .get)
+            #expect(notReady.status == .serviceUnavailable)
+            #expect(notReady.text == "not ready: the store cannot be read")
+            #expect(try await client.execute(uri: "/health", method: .get).status == .ok)
+        }
+    }
+
     @Test func metricsCountStoredDuplicatesRejectsBytesAndBatches() async throws {
         let fixture = try CollectorFixture()
         let format = try #require(try CollectorFixture.formats()["v2-gcm"])
@@ -37,7 +55,8 @@ struct OperationsRoutesTests {
             return response.text
         }
         // Then every counter says so
-        let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        let all = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        let samples = all.filter { !$0.hasPrefix("hermes_collector_request_duration_seconds") && !$0.hasPrefix("hermes_collector_database_bytes") }
         #expect(samples == [
             "hermes_collector_records_stored_total 3",
             "hermes_collector_duplicates_dropped_total 2",
@@ -47,8 +66,22 @@ struct OperationsRoutesTests {
             "hermes_collector_bytes_in_total \(2 * body.count + withBadRecord.count + 10)",
             "hermes_collector_batches_total{kind=\"meta\"} 3",
             "hermes_collector_batches_total{kind=\"payload\"} 0",
+            "hermes_collector_retention_days_dropped_total 0",
+            "hermes_collector_retention_records_removed_total 0",
+            "hermes_collector_retention_failures_total 0",
         ])
         #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
+        // And the request histogram counts each answer by route and status
+        let route = #"route="/v1/upload/meta",method="POST""#
+        #expect(all.isSuperset(of: [
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"200\"} 3",
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"400\"} 1",
+            "hermes_collector_request_duration_seconds_count{\(route),status=\"401\"} 1",
+        ]))
+        #expect(text.contains("# TYPE hermes_collector_request_duration_seconds histogram\n"))
+        // And the store's size is there
+        let size = all.first { $0.hasPrefix("hermes_collector_database_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        #expect((size ?? 0) > 0)
         #expect(fixture.metrics.snapshot.recordsStored == 3)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 extension SQLiteCollectorStorageTests {
     static func batch(_ ids: [String], payload: UInt8? = nil, batchID: String? = nil) throws -> IngestBatch {
-        IngestBatch(records: try ids.map { try record($0, payload: payload.map { [$0] }) }, deviceID: "d", batchID: batchID, receivedAt: 1)
+        IngestBatch(records: try ids.map { try CollectorStorageContractTests.record($0, payload: payload.map { [$0] }) }, deviceID: "d", batchID: batchID, receivedAt: 1)
     }
 
     /// A store whose database refuses any record with `REPORT_ID` "poison", by aborting the

@@ -158,29 +158,6 @@ struct HousekeepingTests {
         #expect(second.diagnostics().lost("hermes", .oversize) == 1)
     }
 
-    @Test func inFlightRowsGoBackToPending() async throws {
-        let harness = Harness()
-        let first = try harness.client()
-        first.send(type: "appLag", meta: ["a": 1])
-        first.send(type: "appCrash", meta: ["a": 1], payload: Data("s".utf8))
-        try await first.flush()
-        try await first.writer.perform { store in
-            try store.pool.write { db in
-                try db.execute(sql: "UPDATE meta SET state = 1, batch_id = 'b1'")
-                try db.execute(sql: "UPDATE payload SET state = 1, batch_id = 'b1'")
-            }
-        }
-        await first.shutdown()
-
-        let second = try await startHousekept(harness)
-        await second.shutdown()
-        for table in ["meta", "payload"] {
-            let rows = try harness.rows(table)
-            #expect(rows.count == 1)
-            #expect(rows.allSatisfy { $0["state"] as Int == 0 && ($0["batch_id"] as String?) == nil })
-        }
-    }
-
     @Test func freePagesAreReclaimedIncrementally() async throws {
         let harness = Harness()
         let client = try harness.client()

@@ -96,6 +96,11 @@ final class Harness: Sendable {
         try client(defaults: ["hermes": Harness.quietHermes, "JZ": jz], transport: transport, network: network)
     }
 
+    /// Rows `client` holds claimed for a batch in flight (in memory), in both tables.
+    func rowsInFlight(_ client: HermesClient) async throws -> Int {
+        try await client.writer.perform { $0.inFlight.values.reduce(0) { $0 + $1.count } }
+    }
+
     var databasePath: String { directory.appendingPathComponent(RecordStore.fileName).path }
 
     /// Reads the store's file directly, as another process would.

@@ -223,7 +223,6 @@ struct UploadOutcomeTests {
         await client.shutdown()
         let jz = try harness.rows("meta")
         #expect(jz.count == 1)
-        #expect(jz.first?["state"] as Int? == 0)
         #expect(jz.first?["namespace"] as String? == "JZ")
     }
 }

@@ -1,0 +1,23 @@
+import Hummingbird
+
+/// Checks a request's credentials before any route of its group runs, so no handler sees an
+/// unauthenticated request: the admin token for the admin and event routes, a known app key
+/// for uploads. A refusal is a ``CollectorError/Code/unauthorized`` (401).
+struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
+    let check: @Sendable (Request) throws(CollectorError) -> Void
+
+    /// `Authorization: Bearer <token>`.
+    static func adminToken(_ token: String) -> Self {
+        Self { request throws(CollectorError) in try request.requireBearer(token) }
+    }
+
+    /// `X-Hermes-App-Key` with one of `appKeys`.
+    static func appKey(in appKeys: Set<String>) -> Self {
+        Self { request throws(CollectorError) in try request.requireAppKey(in: appKeys) }
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        try check(request)
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+public import HermesCollector
+import HermesWire
+public import Logging
+import NIOCore
+package import PostgresNIO
+
+/// The collector's store for several instances behind a load balancer: one PostgreSQL database.
+///
+/// Records go to `events`, partitioned by UTC day of their own `CREATE_TIME` and unique on
+/// `(namespace, report_id, create_time)`: a record resent to any instance carries the same three
+/// values and is stored once (see `docs/collector.md`). A batch is one `INSERT … SELECT FROM
+/// unnest(…) ON CONFLICT DO NOTHING RETURNING` (one transaction), its rows sorted by that key so
+/// that concurrent duplicates cannot deadlock, run again on a deadlock or serialization failure.
+/// The schema is created or migrated by ``open(url:logger:options:)``; day partitions are made
+/// ahead of time, on open and then hourly. The configuration document lives in `config`; every
+/// save notifies the other instances (LISTEN/NOTIFY, with polling as a backstop).
+///
+/// ```swift
+/// let storage = try await PostgresCollectorStorage.open(url: "postgres://hermes@db:5432/hermes", logger: logger)
+/// let server = try await CollectorServer.start(configuration: configuration, storage: storage, logger: logger)
+/// try await server.waitUntilStopped()
+/// await storage.close()
+/// ```
+public final class PostgresCollectorStorage: CollectorStorage {
+    /// What a store may tune beyond its URL.
+    public struct Options: Sendable {
+        /// The most connections to the database, the configuration listener's included (default 8).
+        public var maximumConnections = 8
+        /// How many days ahead (and one behind) the day partitions are made (default 3).
+        public var partitionDaysAhead = 3
+        /// How often the saved configuration's revision is read, in case a notification was
+        /// missed (default 2 s).
+        public var configurationPollInterval: Duration = .seconds(2)
+        /// How long ``PostgresCollectorStorage/open(url:logger:options:)`` waits for the
+        /// database (default 10 s).
+        public var openTimeout: Duration = .seconds(10)
+
+        /// The defaults.
+        public init() {}
+    }
+
+    package let client: PostgresClient
+    let logger: Logger
+    let options: Options
+    private let tasks: [Task<Void, Never>]
+
+    private init(client: PostgresClient, logger: Logger, options: Options, tasks: [Task<Void, Never>]) {
+        self.client = client
+        self.logger = logger
+        self.options = options
+        self.tasks = tasks
+    }
+
+    /// Connects, creates or migrates the schema, makes the day partitions around today, and
+    /// starts the hourly partition upkeep. Call ``close()`` when done.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database` (`?sslmode=disable|prefer|require|verify-full`).
+    ///   - logger: where the store logs; never with passwords or record contents.
+    ///   - options: pool size, partitions ahead, polling, the time allowed to connect.
+    /// - Returns: the open store.
+    /// - Throws: ``CollectorError/Code/storageFailed`` for a malformed URL, a database that does
+    ///   not answer within `options.openTimeout`, or a schema that cannot be migrated.
+    public static func open(url: String, logger: Logger, options: Options = Options()) async throws(CollectorError) -> PostgresCollectorStorage {
+        let parsed = try PostgresURL(url)
+        var configuration = parsed.configuration
+        configuration.options.maximumConnections = max(2, options.maximumConnections)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        // A handle for the start-up work and the upkeep; the store returned also owns the upkeep task.
+        let storage = PostgresCollectorStorage(client: client, logger: logger, options: options, tasks: [running])
+        do {
+            try await storage.withDeadline(options.openTimeout, "reach \(parsed.redacted)") {
+                try await storage.migrate()
+                try await storage.ensurePartitions(around: Self.now())
+            }
+        } catch {
+            running.cancel()
+            throw error
+        }
+        logger.info("PostgreSQL storage open", metadata: ["url": "\(parsed.redacted)"])
+        let upkeep = Task { await storage.keepPartitions() }
+        return PostgresCollectorStorage(client: client, logger: logger, options: options, tasks: [running, upkeep])
+    }
+
+    /// Stops the partition upkeep and closes every connection.
+    public func close() async {
+        for task in tasks.reversed() {
+            task.cancel()
+            await task.value
+        }
+    }
+
+    public func store(_ batch: IngestBatch) async throws -> StoreOutcome {
+        let rows = EventRows(batch)
+        let stored = try await PostgresErrors.run("store the batch") {
+            try await client.withConnection { connection in
+                try await Self.insert(rows, on: connection, logger: logger)
+            }
+        }
+        return StoreOutcome(stored: stored, duplicates: batch.records.count - stored)
+    }
+
+    /// Runs the insert statement for `rows` on `connection` (one implicit transaction).
+    /// - Returns: how many rows were new.
+    package static func insert(_ rows: EventRows, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var binds = PostgresBindings(capacity: 10)
+        binds.append(rows.namespaces)
+        binds.append(rows.reportIDs)
+        binds.append(rows.monitorTypes)
+        binds.append(rows.createTimes)
+        binds.append(rows.metas)
+        binds.append(rows.hasPayloads)
+        binds.append(rows.payloads)
+        binds.append(rows.deviceID)
+        binds.append(rows.batchID)
+        binds.append(rows.receivedAt)
+        let returned = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.insertEvents, binds: binds), logger: logger)
+        var stored = 0
+        for try await _ in returned { stored += 1 }
+        return stored
+    }
+
+    public func events(_ query: EventQuery) async throws -> [StoredEvent] {
+        try await PostgresErrors.run("read events") {
+            let (filter, binds) = query.postgresFilter
+            var all = binds
+            all.append(query.limit)
+            let sql = """
+                SELECT namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id
+                FROM events\(filter) ORDER BY create_time, id LIMIT $\(all.count)
+                """
+            let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: all), logger: logger)
+            var events: [StoredEvent] = []
+            for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
+                events.append(try Self.event(row))
+            }
+            return events
+        }
+    }
+
+    public func count(_ query: EventQuery) async throws -> Int {
+        try await PostgresErrors.run("count events") {
+            let (filter, binds) = query.postgresFilter
+            let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM events\(filter)", binds: binds), logger: logger)
+            for try await count in rows.decode(Int64.self) { return Int(count) }
+            return 0
+        }
+    }
+
+    private static func event(
+        _ row: (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64)
+    ) throws(CollectorError) -> StoredEvent {
+        let meta: JSONValue
+        do {
+            meta = try JSONValue(parsing: Array(row.4.utf8))
+        } catch {
+            throw CollectorError(.storageFailed, "a stored meta line is not valid JSON: \(error.message)", underlying: error)
+        }
+        return StoredEvent(
+            namespace: row.0, reportID: row.1, monitorType: row.2, createTime: row.3, meta: meta,
+            payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8, id: row.9
+        )
+    }
+
+    /// Runs `work`, failing with ``CollectorError/Code/storageFailed`` if it takes longer than `limit`.
+    private func withDeadline(_ limit: Duration, _ action: String, _ work: @escaping @Sendable () async throws -> Void) async throws(CollectorError) {
+        do {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask { try await work(); return true }
+                group.addTask { try await Task.sleep(for: limit); return false }
+                let finished = try await group.next() ?? false
+                group.cancelAll()
+                if !finished {
+                    throw CollectorError(.storageFailed, "could not \(action) within \(limit)")
+                }
+            }
+        } catch let error as CollectorError {
+            throw error
+        } catch {
+            throw CollectorError(.storageFailed, "could not \(action): \(PostgresErrors.describe(PostgresErrors.unwrap(error)))", underlying: error)
+        }
+    }
+
+    /// Milliseconds since 1970, now.
+    package static func now() -> Int64 {
+        Int64((Date().timeIntervalSince1970 * 1000).rounded())
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Hermes
+import HermesCollector
+import HermesCollectorPostgres
+import HermesWire
+import Logging
+import PostgresNIO
+
+/// `hermes bench collector`: `instances` collector processes on one store behind a round-robin
+/// front, `uploaders` concurrent clients posting unique and deliberately duplicated 100-record
+/// batches; then, in the same run, the same rows inserted straight into a fresh database with as
+/// many connections as uploaders and the store's own statement (nothing built in the timed loop):
+/// the ceiling the collectors are measured against. The median of `runs` runs.
+struct CollectorBenchmark {
+    var instances: Int
+    /// `nil` for SQLite (a temporary file per measurement), else the PostgreSQL server's URL (a
+    /// fresh database per measurement, dropped after it).
+    var postgresURL: String?
+    var uploaders: Int
+    var batches: Int
+    var runs: Int
+
+    private static let aesKey: [UInt8] = Array(repeating: 7, count: 16)
+
+    func run() async throws -> BenchReport {
+        var logger = Logger(label: "hermes.bench")
+        logger.logLevel = .error
+        let cipher = try AESGCMCipher(key: Self.aesKey, keyID: 1)
+        let workload = try CollectorWorkload(batches: batches, cipher: cipher, now: Int64(Date().timeIntervalSince1970 * 1000))
+        var measured: [Run] = []
+        for _ in 0..<runs {
+            var run = try await collectors(workload, logger: logger)
+            run.rawRecordsPerSecond = try await rawInsert(workload, logger: logger)
+            measured.append(run)
+        }
+        var report = BenchReport()
+        report.add("instances", Double(instances), "collector instances")
+        report.add("uploaders", Double(uploaders), "concurrent uploaders")
+        report.add("runs", Double(runs), "runs (medians below)")
+        report.add("records", Double(workload.postedRecords), "records posted per run (duplicates included)")
+        report.add("records_per_s", median(measured.map(\.recordsPerSecond)), "records/s through the collectors")
+        report.add("p99_ms", median(measured.map(\.p99Milliseconds)), "p99 ms to store one 100-record upload")
+        report.add("stored", Double(measured.map(\.stored).min() ?? 0), "records stored (fewest of the runs)")
+        report.add("duplicates_stored", Double(measured.map(\.duplicatesStored).max() ?? 0), "duplicates stored (most of the runs)")
+        report.add("lost", Double(measured.map(\.lost).max() ?? 0), "records lost (most of the runs)")
+        report.add("raw_records_per_s", median(measured.map(\.rawRecordsPerSecond)), "records/s inserted straight into the store")
+        report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.rawRecordsPerSecond }), "collectors / straight insert")
+        return report
+    }
+
+    private struct Run {
+        var recordsPerSecond: Double
+        var p99Milliseconds: Double
+        var stored: Int
+        var duplicatesStored: Int
+        var lost: Int
+        var rawRecordsPerSecond = 0.0
+    }
+
+    /// The collectors' part of one run: start them on a fresh database, post everything, count.
+    private func collectors(_ workload: CollectorWorkload, logger: Logger) async throws -> Run {
+        try await withFreshDatabase(logger: logger) { location, directory in
+            var started: [CollectorInstance] = []
+            defer { for instance in started { instance.stop() } }
+            for index in 0..<instances {
+                started.append(try await CollectorInstance.start(
+                    storage: location, aesKey: "1:" + Hex.string(Self.aesKey), log: directory.appendingPathComponent("collector-\(index).log")
+                ))
+            }
+            let front = try await RoundRobinFront.start(backends: started.map(\.port))
+            let url = try requireURL("http://127.0.0.1:\(front.port)\(HermesPath.uploadMeta)")
+            let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: CollectorWorkload.namespace, HermesHeader.packetVersion: "2"]
+            let clock = ContinuousClock()
+            let start = clock.now
+            let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
+                for uploader in 0..<uploaders {
+                    group.addTask {
+                        // One session per uploader: its own connection, which the front gives to one instance.
+                        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+                        var latencies: [Duration] = []
+                        for position in workload.share(uploader, of: uploaders) {
+                            let request = TransportRequest(method: "POST", url: url, headers: headers, body: workload.bodies[workload.order[position]])
+                            let sent = clock.now
+                            let response = try await transport.send(request)
+                            latencies.append(sent.duration(to: clock.now))
+                            guard response.status == 200 else { throw RunFailure("a collector answered \(response.status)") }
+                        }
+                        return latencies
+                    }
+                }
+                return try await group.reduce(into: [Duration]()) { $0 += $1 }
+            }
+            let elapsed = start.duration(to: clock.now)
+            try await front.stop()
+            let stored = try await StorageLocation(location).withOpen(logger: logger) { try await $0.count(EventQuery()) }
+            let sorted = latencies.sorted()
+            return Run(
+                recordsPerSecond: Double(workload.postedRecords) / elapsed.seconds,
+                p99Milliseconds: sorted[min(sorted.count - 1, sorted.count * 99 / 100)].seconds * 1000,
+                stored: stored,
+                duplicatesStored: max(0, stored - workload.uniqueRecords),
+                lost: max(0, workload.uniqueRecords - stored)
+            )
+        }
+    }
+
+    /// The ceiling: the same batches, in the same order, straight into a fresh database of the
+    /// same kind from `uploaders` concurrent connections, with the store's own statement.
+    private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> Double {
+        try await withFreshDatabase(logger: logger) { location, _ in
+            try await StorageLocation(location).withOpen(logger: logger) { storage in
+                let clock = ContinuousClock()
+                let elapsed: Duration
+                if let postgres = storage as? PostgresCollectorStorage {
+                    // Every statement's arrays built before the clock starts.
+                    let rows = workload.order.map { EventRows(workload.batches[$0]) }
+                    elapsed = try await clock.measure {
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for uploader in 0..<uploaders {
+                                group.addTask {
+                                    try await postgres.client.withConnection { connection in
+                                        for position in workload.share(uploader, of: uploaders) {
+                                            _ = try await PostgresCollectorStorage.insert(rows[position], on: connection, logger: logger)
+                                        }
+                                    }
+                                }
+                            }
+                            try await group.waitForAll()
+                        }
+                    }
+                } else {
+                    elapsed = try await clock.measure {
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            for uploader in 0..<uploaders {
+                                group.addTask {
+                                    for position in workload.share(uploader, of: uploaders) {
+                                        _ = try await storage.store(workload.batches[workload.order[position]])
+                                    }
+                                }
+                            }
+                            try await group.waitForAll()
+                        }
+                    }
+                }
+                let stored = try await storage.count(EventQuery())
+                guard stored == workload.uniqueRecords else { throw RunFailure("the raw insert stored \(stored) of \(workload.uniqueRecords)") }
+                return Double(workload.postedRecords) / elapsed.seconds
+            }
+        }
+    }
+
+    /// Runs `body` with a fresh, empty database (its `--storage` value) and a scratch directory,
+    /// then removes both.
+    private func withFreshDatabase<T>(logger: Logger, _ body: (String, URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-collector-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let postgresURL else {
+            return try await body(directory.appendingPathComponent("collector.sqlite").path, directory)
+        }
+        let name = "hermes_bench_\(UUID().uuidString.prefix(8).lowercased())"
+        let location = try await PostgresAdministration.createDatabase(name, serverURL: postgresURL, logger: logger)
+        do {
+            let value = try await body(location, directory)
+            try await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
+            return value
+        } catch {
+            try? await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
+            throw error
+        }
+    }
+}
+
+/// A URL from text the benchmark builds itself.
+private func requireURL(_ text: String) throws -> URL {
+    guard let url = URL(string: text) else { throw RunFailure("not a URL: \(text)") }
+    return url
+}

@@ -1,0 +1,32 @@
+import HermesCollector
+import HermesWire
+import Synchronization
+
+/// An in-memory SQLite store that fails every call while ``isDown`` is set: a database that
+/// went away.
+final class SwitchableStorage: CollectorStorage {
+    private let base: SQLiteCollectorStorage
+    private let down = Mutex(false)
+
+    init() throws {
+        base = try .inMemory()
+    }
+
+    var isDown: Bool {
+        get { down.withLock { $0 } }
+        set { down.withLock { $0 = newValue } }
+    }
+
+    private func checked<T>(_ work: () async throws -> T) async throws -> T {
+        if isDown { throw CollectorError(.storageFailed, "the test store is down") }
+        return try await work()
+    }
+
+    func store(_ batch: IngestBatch) async throws -> StoreOutcome { try await checked { try await base.store(batch) } }
+    func events(_ query: EventQuery) async throws -> [StoredEvent] { try await checked { try await base.events(query) } }
+    func count(_ query: EventQuery) async throws -> Int { try await checked { try await base.count(query) } }
+    func loadConfiguration() async throws -> ConfigurationDocument? { try await checked { try await base.loadConfiguration() } }
+    func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
+    func removeDays(before cutoff: Int64) async throws -> RetentionOutcome { try await checked { try await base.removeDays(before: cutoff) } }
+    func storageBytes() async throws -> Int? { try await checked { try await base.storageBytes() } }
+}
