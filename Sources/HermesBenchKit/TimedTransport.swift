@@ -31,7 +31,7 @@ public final class TimedTransport: Transport, Sendable {
     public func percentileMilliseconds(_ fraction: Double) -> Double {
         let sorted = durations.withLock { $0 }.sorted()
         guard !sorted.isEmpty else { return 0 }
-        let duration = sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+        let duration = percentile(fraction, ofSorted: sorted)
         return Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
     }
 }

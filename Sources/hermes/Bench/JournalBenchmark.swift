@@ -20,7 +20,7 @@ struct JournalBenchmark {
             recoveries.append(recovery)
         }
         func percentile(_ p: Double) -> Double {
-            median(appendRuns.map { $0[min($0.count - 1, Int(Double($0.count) * p))] })
+            median(appendRuns.map { HermesBenchKit.percentile(p, ofSorted: $0) })
         }
         var report = BenchReport()
         report.add("append_p50_ns", percentile(0.50), "journal append p50 (ns), ~400-byte meta")

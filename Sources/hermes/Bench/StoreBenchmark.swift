@@ -61,7 +61,7 @@ struct StoreBenchmark {
         var rows: [StatementArguments]
 
         func percentile(_ p: Double) -> Double {
-            latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))]
+            HermesBenchKit.percentile(p, ofSorted: latencies)
         }
     }
 

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Hermes
+import HermesBenchKit
 import HermesCollector
 import HermesCollectorPostgres
 import HermesWire
@@ -96,10 +97,9 @@ struct CollectorBenchmark {
             let elapsed = start.duration(to: clock.now)
             try await front.stop()
             let stored = try await StorageLocation(location).withOpen(logger: logger) { try await $0.count(EventQuery()) }
-            let sorted = latencies.sorted()
             return Run(
                 recordsPerSecond: Double(workload.postedRecords) / elapsed.seconds,
-                p99Milliseconds: sorted[min(sorted.count - 1, sorted.count * 99 / 100)].seconds * 1000,
+                p99Milliseconds: percentile(0.99, ofSorted: latencies.sorted()).seconds * 1000,
                 stored: stored,
                 duplicatesStored: max(0, stored - workload.uniqueRecords),
                 lost: max(0, workload.uniqueRecords - stored)
