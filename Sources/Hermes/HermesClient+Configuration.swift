@@ -52,6 +52,14 @@ extension HermesClient {
         public var wallClock: @Sendable () -> Int64
         /// Seeds sampling decisions; `nil` seeds from the system's random source.
         public var randomSeed: UInt64?
+        /// The consent of an installation that never stored one (``HermesClient/setConsent(_:)``
+        /// stores it); `.pending` for apps that ask before collecting.
+        public var initialConsent: Consent = .granted
+        /// How long the app may stay in the background and keep its session (30 minutes).
+        public var sessionTimeout: Duration = .seconds(30 * 60)
+        /// How long ``HermesClient/run()`` gives the last flush and upload after a graceful
+        /// shutdown signal before it shuts down anyway.
+        public var shutdownDeadline: Duration = .seconds(5)
 
         /// Creates a configuration; the edges default to the real network, clocks and randomness.
         public init(

@@ -30,7 +30,9 @@ public final class HermesClient: Sendable {
     let shutdownHooks = ShutdownHooks()
     /// The configuration in force; the upload engine and the store writer ask it too.
     let configurations: ConfigurationService
-    private let builder: RecordBuilder
+    /// Identity, consent, global properties and hooks, as `send` reads them.
+    let profiles: ProfileStore
+    let sessions: SessionController
     private let reportIDs = ReportIDGenerator()
     private let random: SharedRandom
     /// Read by `send` without a lock; changed only under `tasks`' lock.
@@ -54,11 +56,17 @@ public final class HermesClient: Sendable {
         }
         self.configuration = configuration
         self.logger = logger
-        self.builder = RecordBuilder(
+        let builder = RecordBuilder(
             app: configuration.app, device: configuration.device,
             deviceID: DeviceIdentity.load(in: configuration.storageDirectory, logger: logger)
         )
+        let profiles = ProfileStore(
+            base: builder, file: IdentityFile(storageDirectory: configuration.storageDirectory),
+            initialConsent: configuration.initialConsent, sessionID: RecordIdentity.newID(), logger: logger
+        )
+        self.profiles = profiles
         let clock = Self.monotonic(configuration.clock)
+        sessions = SessionController(clock: clock, timeout: configuration.sessionTimeout)
         let configurations = ConfigurationService(
             defaults: configuration.namespaceDefaults,
             cache: ConfigurationCache(storageDirectory: configuration.storageDirectory, appVersion: configuration.app.version),
@@ -88,7 +96,8 @@ public final class HermesClient: Sendable {
                 writer: writer, ledger: ledger, transport: configuration.transport,
                 wireFormat: configuration.credentials.wireFormat, appKey: configuration.credentials.appKey,
                 deviceID: builder.deviceID, wallClock: configuration.wallClock, logger: logger,
-                requestTimeout: configuration.requestTimeout
+                requestTimeout: configuration.requestTimeout,
+                uploadsAllowed: { profiles.profile.settings.consent == .granted }
             ),
             configurations: configurations,
             defaultEndpoint: configuration.defaultCollectorURL,
@@ -103,6 +112,7 @@ public final class HermesClient: Sendable {
             await engine?.configurationRefreshed()
         } }
         engine.configurationRefresher.withLock { $0 = { await configurations.refresh() } }
+        shutdownHooks.add { [weak self] in self?.endSession() }
     }
 
     private static func monotonic<C: Clock<Duration>>(_ clock: C) -> MonotonicClock {
@@ -130,6 +140,7 @@ public final class HermesClient: Sendable {
             configurations.start()
             writer.recover()
             engine.start()
+            beginSession()
         }
     }
 
@@ -201,12 +212,21 @@ public final class HermesClient: Sendable {
     }
 
     func submit(_ input: RecordBuilder.Input) -> SendOutcome {
-        // The hot path: one uncontended lock (the configuration), two atomics, no allocation.
+        // The hot path: two uncontended locks (the profile, the configuration), two atomics.
         if lifecycle.load(ordering: .acquiring) == .shutDown { return reject(HermesError(.shutDown, "the client was shut down"), input) }
+        let profile = profiles.profile
+        guard profile.settings.consent != .denied else { return .rejected(Self.consentDenied) }
+        var input = input
+        let hooks = profile.hooks(for: input.namespace)
+        if !hooks.isEmpty, !input.apply(hooks) {
+            return reject(HermesError(.droppedByHook, "a record hook dropped the record of type \(input.type)"), input)
+        }
         let configuration = configurations.configuration(for: input.namespace)
         let draw = random.nextUnit()
         let now = self.configuration.wallClock()
-        let result = builder.build(input, configuration: configuration, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now))
+        let result = profile.build(
+            input, configuration: configuration, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now)
+        )
         switch result {
         case .failure(let error):
             return reject(error, input)
@@ -217,8 +237,11 @@ public final class HermesClient: Sendable {
         }
     }
 
-    private func reject(_ error: HermesError, _ input: RecordBuilder.Input) -> SendOutcome {
-        let level: Logger.Level = error.code == .sampledOut ? .debug : .warning
+    /// Not logged on `send`: consent changes are logged once, when they happen.
+    private static let consentDenied = HermesError(.consentDenied, "the user denied consent: nothing is stored")
+
+    func reject(_ error: HermesError, _ input: RecordBuilder.Input) -> SendOutcome {
+        let level: Logger.Level = error.code == .sampledOut || error.code == .droppedByHook ? .debug : .warning
         logger.log(level: level, "hermes: record rejected", metadata: [
             "namespace": "\(input.namespace)", "type": "\(input.type)", "code": "\(error.code)", "reason": "\(error.message)",
         ])

@@ -14,6 +14,7 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
             case namespaceNotConfigured, notGathering, typeNotMonitored, sampledOut
             case metaTooLarge, payloadTooLarge
             case bufferFull, shutDown, storeUnavailable, invalidConfiguration
+            case consentDenied, droppedByHook
         }
 
         private let base: Base
@@ -27,7 +28,7 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
         public static let emptyMeta = Code(.emptyMeta)
         /// A business call's `prefix` is empty.
         public static let emptyPrefix = Code(.emptyPrefix)
-        /// `meta` cannot be written as JSON (NaN or an infinity).
+        /// `meta` cannot be written as JSON (NaN or an infinity, or an `Encodable` that is not a JSON object).
         public static let invalidMeta = Code(.invalidMeta)
         /// The namespace has no server, cached or registered configuration.
         public static let namespaceNotConfigured = Code(.namespaceNotConfigured)
@@ -49,6 +50,11 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
         public static let storeUnavailable = Code(.storeUnavailable)
         /// The client's configuration is invalid.
         public static let invalidConfiguration = Code(.invalidConfiguration)
+        /// The user denied consent (``Consent/denied``): nothing is stored. Logged once, when
+        /// consent changes, not on each `send`.
+        public static let consentDenied = Code(.consentDenied)
+        /// A record hook dropped the record (see ``HermesClient/addRecordHook(namespace:_:)``).
+        public static let droppedByHook = Code(.droppedByHook)
     }
 
     /// What went wrong, to match on.

@@ -54,6 +54,12 @@ struct ConfigurationCache: Sendable {
         }
     }
 
+    /// Deletes every app version's cached document.
+    func deleteAll() throws {
+        guard FileManager.default.fileExists(atPath: root.path) else { return }
+        try FileManager.default.removeItem(at: root)
+    }
+
     /// The clamped document in `directory`, or `nil` when there is none or it does not decode.
     private static func document(in directory: URL) -> ConfigurationDocument? {
         guard let data = try? Data(contentsOf: documentFile(in: directory)),

@@ -82,6 +82,13 @@ final class ConfigurationService: Sendable {
         await background.cancelAll()
     }
 
+    /// Deletes the cached documents of every app version (erasure). The configuration in force
+    /// stays; the next fetch asks without an ETag, so it brings the whole document and caches it.
+    func deleteCache() throws {
+        state.withLock { $0.etag = nil }
+        try cache.deleteAll()
+    }
+
     /// Fetches the document once (with the ETag in force) and applies it: the registry, the
     /// cache, then the observer. A 304 or a failure keeps the configuration in force.
     /// - Returns: what the fetch brought.

@@ -30,6 +30,13 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     /// never returned). Counted under namespace `*`: a torn frame's own cannot be trusted.
     public static let torn = LossReason("torn")
 
+    /// `deleteLocalData()` erased the record (the user's right to erasure).
+    public static let erased = LossReason("erased")
+    /// Consent was set to ``Consent/denied``: the records stored before were deleted.
+    public static let consentDenied = LossReason("consent_denied")
+
     /// Every reason.
-    public static let all: [LossReason] = [.evicted, .expired, .orphaned, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn]
+    public static let all: [LossReason] = [
+        .evicted, .expired, .orphaned, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn, .erased, .consentDenied,
+    ]
 }

@@ -432,14 +432,38 @@ final class Journal: @unchecked Sendable {
                 }
             }
             state.memory.removeFirst(batch.fromMemory)
-            let done = state.sealed.filter { $0.isConsumed && $0.segment.writers.load(ordering: .acquiring) == 0 }.map(\.segment)
-            guard !done.isEmpty else { return [] }
-            let sequences = Set(done.map(\.sequence))
-            state.sealed.removeAll { sequences.contains($0.segment.sequence) }
-            state.bytesOnDisk -= done.reduce(0) { $0 + $1.capacity }
-            state.blocked = nil
-            return done
+            return Self.takeConsumed(&state)
         }
+        return remove(finished)
+    }
+
+    /// Seals the live segment when every record in it is committed, and deletes every segment
+    /// consumed in full: after it no committed record's bytes stay in a segment file (erasure).
+    /// Called by the reader only, like ``commit(_:)``.
+    /// - Returns: the identities of the deleted segments, whose saved cursors can go.
+    func retireConsumed() -> [Int64] {
+        let finished: [JournalSegment] = state.withLock { state in
+            if let active = state.active, active.isConsumed, active.segment.writers.load(ordering: .acquiring) == 0 {
+                state.sealed.append(active)
+                state.active = nil
+            }
+            return Self.takeConsumed(&state)
+        }
+        return remove(finished)
+    }
+
+    /// Takes the sealed segments consumed in full that no caller is copying into.
+    private static func takeConsumed(_ state: inout State) -> [JournalSegment] {
+        let done = state.sealed.filter { $0.isConsumed && $0.segment.writers.load(ordering: .acquiring) == 0 }.map(\.segment)
+        guard !done.isEmpty else { return [] }
+        let sequences = Set(done.map(\.sequence))
+        state.sealed.removeAll { sequences.contains($0.segment.sequence) }
+        state.bytesOnDisk -= done.reduce(0) { $0 + $1.capacity }
+        state.blocked = nil
+        return done
+    }
+
+    private func remove(_ finished: [JournalSegment]) -> [Int64] {
         finished.forEach { $0.remove() }
         if !finished.isEmpty { scheduleSpares() }
         return finished.map(\.identity)

@@ -7,6 +7,11 @@ import HermesWire
 /// a template in key order, and the caller's sorted fields are spliced in: `send` builds no
 /// merged dictionary and copies the constant fields as bytes. A caller's key that is not ASCII
 /// or is named like a common field takes the general path through ``RecordMeta``.
+///
+/// Global properties are in the template too, under the caller's fields: a caller's key that
+/// names one also takes the general path, where the caller's value wins. A property named like
+/// a common field is dropped (common fields never move). The client makes a new encoder when
+/// its identity or properties change, never on `send`.
 struct MetaEncoder: Sendable {
     /// The common fields that change from record to record.
     struct Varying {
@@ -35,23 +40,30 @@ struct MetaEncoder: Sendable {
     /// Every common field, sorted by key.
     private let fields: [Field]
     private let constant: [String: JSONValue]
+    /// The global properties, under the caller's fields.
+    private let properties: [String: JSONValue]
     private static let commonNames = Set(RecordField.all)
 
-    /// - Parameter constant: the common fields that are the same for every record.
-    init(constant: [String: JSONValue]) {
+    /// - Parameters:
+    ///   - constant: the common fields that are the same for every record.
+    ///   - properties: the global properties (finite values; names of common fields are dropped).
+    init(constant: [String: JSONValue], properties: [String: JSONValue] = [:]) {
         self.constant = constant
+        let properties = properties.filter { !Self.commonNames.contains($0.key) }
+        self.properties = properties
         let varying: [(String, VaryingField?)] = [
             (RecordField.reportID, .reportID), (RecordField.createTime, .createTime), (RecordField.monitorType, .monitorType),
             (RecordField.isBusiness, .isBusiness), (RecordField.namespace, .namespace),
         ]
         var template: [UInt8] = []
         var fields: [Field] = []
-        for (key, field) in (varying + constant.keys.map { ($0, nil) }).sorted(by: { $0.0 < $1.0 }) {
+        let fixed = constant.keys.map { ($0, VaryingField?.none) } + properties.keys.map { ($0, VaryingField?.none) }
+        for (key, field) in (varying + fixed).sorted(by: { $0.0 < $1.0 }) {
             if !template.isEmpty { template.append(UInt8(ascii: ",")) }
             let start = template.count
             JSONValue.writeString(key, into: &template)
             template.append(UInt8(ascii: ":"))
-            if field == nil { template += (try? constant[key]?.jsonBytes()) ?? Array("null".utf8) }
+            if field == nil { template += (try? (constant[key] ?? properties[key])?.jsonBytes()) ?? Array("null".utf8) }
             fields.append(Field(start: start, end: template.count, key: (start + 1)..<(start + 1 + key.utf8.count), varying: field))
         }
         self.template = template
@@ -66,8 +78,9 @@ struct MetaEncoder: Sendable {
     /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity in `user`,
     ///   ``HermesWireError/Code/nestingTooDeep`` for a value the collector could not read back.
     func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> [UInt8] {
-        guard user.keys.allSatisfy(Self.isSplicable) else {
-            return try JSONValue.object(RecordMeta.merge(user: user, common: common(varying), type: type)).jsonBytes()
+        guard user.keys.allSatisfy(isSplicable) else {
+            let withProperties = properties.isEmpty ? user : properties.merging(user) { _, callerValue in callerValue }
+            return try JSONValue.object(RecordMeta.merge(user: withProperties, common: common(varying), type: type)).jsonBytes()
         }
         let members = user.sorted { $0.key < $1.key }
         let positions = insertionPoints(of: members)
@@ -120,12 +133,13 @@ struct MetaEncoder: Sendable {
         return common
     }
 
-    /// An ASCII key (whose string order is its byte order) that no common field has. Common
-    /// names are upper case, so most keys are cleared by their first byte.
-    private static func isSplicable(_ key: String) -> Bool {
+    /// An ASCII key (whose string order is its byte order) that no common field and no global
+    /// property has. Common names are upper case, so most keys are cleared by their first byte.
+    private func isSplicable(_ key: String) -> Bool {
         guard key.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        if !properties.isEmpty, properties[key] != nil { return false }
         guard let first = key.utf8.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return true }
-        return !commonNames.contains(key)
+        return !Self.commonNames.contains(key)
     }
 
     /// About the encoded size of `value`, so that the meta is allocated once and not much larger

@@ -7,12 +7,18 @@ struct RecordBuilder: Sendable {
     /// The fields that are the same for every record of this client.
     let app: HermesClient.AppInfo
     let deviceID: String
+    private let device: DeviceInfo
     private let encoder: MetaEncoder
 
-    init(app: HermesClient.AppInfo, device: DeviceInfo, deviceID: String) {
+    /// - Parameters:
+    ///   - identity: `USER_ID`, `ANON_ID` and `SESSION_ID`; `nil` leaves them out.
+    ///   - properties: global properties, under the caller's meta.
+    init(app: HermesClient.AppInfo, device: DeviceInfo, deviceID: String, identity: RecordIdentity? = nil,
+         properties: [String: JSONValue] = [:]) {
         self.app = app
         self.deviceID = deviceID
-        encoder = MetaEncoder(constant: [
+        self.device = device
+        var constant: [String: JSONValue] = [
             RecordField.appName: .string(app.name),
             RecordField.appVersion: .string(app.version),
             RecordField.appBuild: .string(app.build),
@@ -21,7 +27,15 @@ struct RecordBuilder: Sendable {
             RecordField.osVersion: .string(device.osVersion),
             RecordField.deviceModel: .string(device.model),
             RecordField.sdkVersion: .string(HermesClient.sdkVersion),
-        ])
+        ]
+        if let identity { constant.merge(identity.fields) { _, new in new } }
+        encoder = MetaEncoder(constant: constant, properties: properties)
+    }
+
+    /// The same builder with another identity and other global properties (its common fields
+    /// encoded again, once).
+    func with(identity: RecordIdentity, properties: [String: JSONValue]) -> RecordBuilder {
+        RecordBuilder(app: app, device: device, deviceID: deviceID, identity: identity, properties: properties)
     }
 
     /// What `send` was called with.

@@ -134,6 +134,21 @@ package final class StoreWriter: @unchecked Sendable {
         }
     }
 
+    /// Deletes every stored row, counted under `reason`, after committing what was accepted
+    /// before the call, and deletes the journal segments whose records are all committed, so
+    /// no accepted record stays on disk. Runs on the writer's queue, between its transactions.
+    /// - Returns: the rows deleted, per namespace.
+    /// - Throws: ``HermesError/Code/storeUnavailable`` when the store cannot be written now.
+    func erase(reason: LossReason) async throws -> [String: Int] {
+        try await flush()
+        return try await perform { store in
+            let erased = try store.eraseAll()
+            for (namespace, rows) in erased { self.ledger.record(rows, namespace: namespace, reason: reason) }
+            self.retiredSegments += self.journal.retireConsumed()
+            return erased
+        }
+    }
+
     /// Runs `work` on the writer's queue soon: between two of the writer's transactions when it
     /// is working through a backlog, instead of after it (an upload claiming its next batch
     /// does not wait for a burst to be stored).

@@ -13,4 +13,6 @@ struct UploadContext: Sendable {
     let wallClock: @Sendable () -> Int64
     let logger: Logger
     let requestTimeout: Duration
+    /// Whether uploads may run (consent granted); read by each round's gates.
+    let uploadsAllowed: @Sendable () -> Bool
 }

@@ -191,7 +191,7 @@ final class UploadEngine: Sendable {
         }
     }
 
-    private func triggerAll(_ reason: UploadTrigger) {
+    func triggerAll(_ reason: UploadTrigger) {
         configurations.namespaces.sorted().forEach { trigger($0, reason) }
     }
 
@@ -217,6 +217,20 @@ final class UploadEngine: Sendable {
             previous?.cancel()
             background.spawn { await self.uploader(namespace).resetBatchSize() }
         }
+    }
+
+    /// Stops every periodic timer (the app went to the background) until ``resumeTimers()``.
+    func pauseTimers() {
+        let running = timers.withLock { timers in
+            defer { timers.removeAll() }
+            return timers.values.map(\.task)
+        }
+        running.forEach { $0.cancel() }
+    }
+
+    /// Starts the periodic timers again, each a full period from now.
+    func resumeTimers() {
+        reschedule(configurations.namespaces)
     }
 
     private func makeTimer(_ namespace: String, period: Duration) -> Task<Void, Never> {

@@ -38,6 +38,7 @@ struct UploadRound: Sendable {
             summary.outcome = outcome
             return Result(summary: summary, batchSize: batchSize, wait: wait)
         }
+        guard context.uploadsAllowed() else { return end(.consentNotGranted) }
         guard configuration.isUpload else { return end(.uploadDisabled) }
         guard status.isReachable else { return end(.offline) }
         guard let endpoint else { return end(.noCollector) }

@@ -21,6 +21,8 @@ public struct UploadSummary: Sendable, Hashable {
         case paused(UploadBlock.Reason)
         /// `upload()` was called before `start()`: no round runs until start-up housekeeping is done.
         case notStarted
+        /// Consent is not granted (``Consent/pending`` or ``Consent/denied``): records stay stored.
+        case consentNotGranted
 
         public var description: String {
             switch self {
@@ -33,6 +35,7 @@ public struct UploadSummary: Sendable, Hashable {
             case .noCollector: "no collector URL"
             case .paused(let reason): "paused (\(reason))"
             case .notStarted: "not started"
+            case .consentNotGranted: "consent not granted"
             }
         }
     }

@@ -14,6 +14,10 @@ enum UploadTrigger: Sendable, Hashable {
     case retry
     /// Triggers arrived while a round ran: one more round.
     case rerun
+    /// Consent was granted: what was stored while it was pending goes up.
+    case consentGranted
+    /// The app went to the background: a last upload while it may still run.
+    case background
 }
 
 /// What the upload engine did, for tests and diagnostics to await.

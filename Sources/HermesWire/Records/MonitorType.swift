@@ -10,4 +10,10 @@ public enum MonitorType: Sendable {
     public static let net = "net"
     /// A failed network request.
     public static let netError = "netError"
+    /// A session began (``RecordField/sessionID`` names it).
+    public static let sessionStart = "sessionStart"
+    /// A session ended; its meta has the session's `durationMs`.
+    public static let sessionEnd = "sessionEnd"
+    /// `identify(userID:traits:)` was called; its meta holds the user's traits.
+    public static let identify = "identify"
 }

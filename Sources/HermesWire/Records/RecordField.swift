@@ -28,10 +28,18 @@ public enum RecordField: Sendable {
     public static let deviceModel = "DEVICE_MODEL"
     /// The Hermes SDK's version.
     public static let sdkVersion = "SDK_VERSION"
+    /// The app's user, set by `identify(userID:traits:)`; `null` until then and after `reset()`.
+    public static let userID = "USER_ID"
+    /// A UUID generated once per installation (and again by `reset()`) and persisted: the
+    /// anonymous user before and after `identify`.
+    public static let anonymousID = "ANON_ID"
+    /// A UUID per session: a session starts at `start()` and again after the app spent longer
+    /// than the session timeout in the background.
+    public static let sessionID = "SESSION_ID"
 
     /// Every common field, in the order specification §4 lists them.
     public static let all: [String] = [
         reportID, createTime, monitorType, isBusiness, namespace, appName, appVersion, appBuild,
-        deviceID, osName, osVersion, deviceModel, sdkVersion,
+        deviceID, osName, osVersion, deviceModel, sdkVersion, userID, anonymousID, sessionID,
     ]
 }

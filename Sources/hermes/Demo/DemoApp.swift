@@ -31,19 +31,19 @@ struct DemoApp {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = CountingTransport(URLSessionTransport())
-        let client = try HermesClient(
-            configuration: .init(
-                storageDirectory: directory,
-                app: .init(name: "DemoApp", version: "1.2.0", build: "42"),
-                configURL: configURL,
-                credentials: credentials,
-                namespaceDefaults: DemoScenario.localDefaults,
-                uploadStartDelay: .milliseconds(300),
-                requestTimeout: .seconds(10),
-                transport: transport
-            ),
-            logger: logger
+        var configuration = HermesClient.Configuration(
+            storageDirectory: directory,
+            app: .init(name: "DemoApp", version: "1.2.0", build: "42"),
+            configURL: configURL,
+            credentials: credentials,
+            namespaceDefaults: DemoScenario.localDefaults,
+            uploadStartDelay: .milliseconds(300),
+            requestTimeout: .seconds(10),
+            transport: transport
         )
+        // Any time in the background ends a session, so that the demo's short pause shows two.
+        configuration.sessionTimeout = .zero
+        let client = try HermesClient(configuration: configuration, logger: logger)
         client.start()
         var result = Result()
         // The configuration arrives in the background; give it a moment so the run is under the collector's rules.
@@ -63,6 +63,16 @@ struct DemoApp {
             if let reportID = outcome.reportID {
                 result.accepted[key, default: 0] += 1
                 result.acceptedIDs[item.namespace, default: []].insert(reportID)
+            }
+            if position == schedule.count / 3 {
+                // The user logs in.
+                client.identify(userID: DemoScenario.userID, traits: ["plan": "pro"])
+            }
+            if position == schedule.count / 2 {
+                // The user leaves the app for a moment and comes back: a second session.
+                await client.didEnterBackground()
+                try await Task.sleep(for: .milliseconds(20))
+                client.willEnterForeground()
             }
             if position % 100 == 99 {
                 // An app sends in bursts; let the SDK's background work breathe between them.

@@ -9,6 +9,9 @@ struct CollectedRecord {
     var monitorType: String
     /// Meta JSON bytes plus payload bytes: what the records weigh before compression.
     var rawBytes: Int
+    /// The record's `SESSION_ID` and `USER_ID`.
+    var sessionID: String?
+    var userID: String?
 }
 
 protocol DemoCollectorView {
@@ -23,7 +26,8 @@ struct EmbeddedCollectorView: DemoCollectorView {
         try await storage.events(EventQuery(namespace: namespace, limit: EventQuery.maximumLimit)).map { event in
             CollectedRecord(
                 reportID: event.reportID, monitorType: event.monitorType,
-                rawBytes: ((try? event.meta.jsonBytes().count) ?? 0) + (event.payload?.count ?? 0)
+                rawBytes: ((try? event.meta.jsonBytes().count) ?? 0) + (event.payload?.count ?? 0),
+                sessionID: event.meta[RecordField.sessionID]?.stringValue, userID: event.meta[RecordField.userID]?.stringValue
             )
         }
     }
@@ -49,7 +53,8 @@ struct RemoteCollectorView: DemoCollectorView {
             CollectedRecord(
                 reportID: event["reportID"]?.stringValue ?? "",
                 monitorType: event["monitorType"]?.stringValue ?? "",
-                rawBytes: ((try? event["meta"]?.jsonBytes().count) ?? 0) + Int(event["payloadBytes"]?.intValue ?? 0)
+                rawBytes: ((try? event["meta"]?.jsonBytes().count) ?? 0) + Int(event["payloadBytes"]?.intValue ?? 0),
+                sessionID: event["meta"]?[RecordField.sessionID]?.stringValue, userID: event["meta"]?[RecordField.userID]?.stringValue
             )
         }
     }

@@ -43,6 +43,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The collector's admin token, to read back what arrived (with --collector).")
     var adminToken: String?
 
+    @Flag(help: "Print one JSON object (per-namespace counts, sessions, users, missing) instead of the table.")
+    var json = false
+
     func validate() throws {
         if collector != nil {
             guard let collector, URL(string: collector)?.host != nil else { throw ValidationError("--collector must be a URL such as http://127.0.0.1:8080") }
@@ -55,6 +58,15 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let outcome = try await report { line in if !json { print(line) } }
+        print(try json ? outcome.summary.json() : outcome.text)
+        if let missing = outcome.missing, missing > 0 {
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs the demo; `say` gets the progress lines.
+    func report(say: (String) -> Void) async throws -> DemoReport {
         var logger = Logger(label: "hermes.demo")
         logger.logLevel = .warning
         let keyBytes = key.flatMap(Hex.bytes) ?? Self.randomBytes(16)
@@ -92,7 +104,7 @@ struct DemoCommand: AsyncParsableCommand {
             baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
             view = EmbeddedCollectorView(storage: storage)
         }
-        print("Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))")
+        say("Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))")
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -105,20 +117,17 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             result = try await app.run { sent, total in
                 let stored = server?.metrics.snapshot.recordsStored
-                print("  sent \(sent)/\(total)" + (stored.map { " · stored at the collector so far: \($0)" } ?? ""))
+                say("  sent \(sent)/\(total)" + (stored.map { " · stored at the collector so far: \($0)" } ?? ""))
             }
         } catch {
             try? await server?.shutdown()
             throw error
         }
-        print("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
+        say("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
 
         let report = try await DemoReport.make(result: result, view: view)
         try? await server?.shutdown()
-        print(report.text)
-        if let missing = report.missing, missing > 0 {
-            throw ExitCode(1)
-        }
+        return report
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {

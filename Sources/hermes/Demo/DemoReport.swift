@@ -5,14 +5,21 @@ import Foundation
 struct DemoReport {
     var text: String
     /// Accepted records not found at the collector; `nil` when the collector could not be read.
-    var missing: Int?
+    var missing: Int? { summary.missing }
+    /// The same figures for `--json`.
+    var summary: DemoSummary
 
     static func make(result: DemoApp.Result, view: (any DemoCollectorView)?) async throws -> DemoReport {
         var table = TextTable(columns: ["namespace", "type", "sent", "accepted", "stored", "wire bytes", "ratio"])
         var missing = view == nil ? nil : 0
         var totals = (sent: 0, accepted: 0, stored: 0, wire: 0, raw: 0)
+        var summary = DemoSummary()
+        var sessions: Set<String> = []
+        var users: Set<String> = []
         for namespace in Set(result.sent.keys.map(\.namespace)).sorted() {
             let records = try await view?.records(in: namespace)
+            sessions.formUnion(records?.compactMap(\.sessionID) ?? [])
+            users.formUnion(records?.compactMap(\.userID) ?? [])
             let keys = result.sent.keys.filter { $0.namespace == namespace }.sorted()
             let prefix = namespace == "hermes" ? "" : "\(namespace)-"
             for key in keys {
@@ -25,6 +32,7 @@ struct DemoReport {
             let wire = result.wireBytes[namespace] ?? 0
             if records != nil { missing? += accepted.subtracting(storedIDs).count }
             let sent = keys.reduce(0) { $0 + (result.sent[$1] ?? 0) }
+            summary.namespaces[namespace] = .init(sent: sent, accepted: accepted.count, stored: records?.count)
             table.add([namespace, "all", "\(sent)", "\(accepted.count)", records.map { "\($0.count)" } ?? "?", "\(wire)", ratio(raw, wire)])
             totals.sent += sent
             totals.accepted += accepted.count
@@ -32,6 +40,9 @@ struct DemoReport {
             totals.wire += wire
             totals.raw += raw
         }
+        summary.sessions = sessions.count
+        summary.users = users.count
+        summary.missing = missing
         var lines = [table.render()]
         let verdict = switch missing {
         case nil: "not checked (give --admin-token to read the collector back)"
@@ -40,8 +51,9 @@ struct DemoReport {
         }
         lines.append("total: \(totals.sent) sent, \(totals.accepted) accepted, \(totals.stored) stored at the collector, \(verdict); "
             + "\(totals.wire) bytes on the wire for \(totals.raw) bytes of records (ratio \(ratio(totals.raw, totals.wire)))")
+        lines.append("\(summary.users) user, \(summary.sessions) sessions at the collector")
         if result.leftInStore > 0 { lines.append("still in the app's store: \(result.leftInStore)") }
-        return DemoReport(text: lines.joined(separator: "\n"), missing: missing)
+        return DemoReport(text: lines.joined(separator: "\n"), summary: summary)
     }
 
     private static func ratio(_ raw: Int, _ wire: Int) -> String {

@@ -25,10 +25,15 @@ enum DemoScenario {
         Item(namespace: "KX", type: "search", count: 350),
     ]
 
-    /// The collector's configuration: every namespace uploads every second.
+    /// The user the app identifies once a third of its records are sent.
+    static let userID = "demo-user-1"
+
+    /// The collector's configuration: every namespace uploads every second; `hermes` records
+    /// sessions and `identify` too.
     static var configuration: ConfigurationDocument {
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.periodicTimerSecond = 1
+        hermes.monitorList += [MonitorType.sessionStart, MonitorType.sessionEnd, MonitorType.identify].map { MonitorItem(type: $0) }
         return ConfigurationDocument(revision: 1, namespaces: [
             "hermes": hermes,
             "JZ": business(["pay", "view"], realtime: "pay"),

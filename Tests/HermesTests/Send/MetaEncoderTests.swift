@@ -35,6 +35,32 @@ struct MetaEncoderTests {
         }
     }
 
+    @Test(arguments: ["appLag", "appCrash"])
+    func globalPropertiesGoUnderTheCallersFieldsAndNeverMoveACommonField(type: String) throws {
+        let identity: [String: JSONValue] = [RecordField.userID: .null, RecordField.anonymousID: "A", RecordField.sessionID: "S"]
+        let properties: [String: JSONValue] = ["a": "property", "plan": "free", "zz": 1, "USER_ID": "forged", "REPORT_ID": "forged"]
+        let encoder = MetaEncoder(constant: Self.constant.merging(identity) { _, new in new }, properties: properties)
+        let kept = properties.filter { !RecordField.all.contains($0.key) }
+        var random = SplitMix64(seed: 11)
+        for round in 0..<300 {
+            var user: [String: JSONValue] = [:]
+            for _ in 0..<(1 + Int(random.next() % 5)) {
+                let keys = Self.keys + ["plan", "USER_ID", "SESSION_ID"]
+                user[keys[Int(random.next() % UInt64(keys.count))]] = Self.values[Int(random.next() % UInt64(Self.values.count))]
+            }
+            let varying = MetaEncoder.Varying(reportID: "ID-\(round)", createTime: 1, monitorType: type, isBusiness: false, namespace: "hermes")
+
+            let bytes = try encoder.encode(user: user, varying: varying, type: type)
+
+            let merged = RecordMeta.merge(user: kept.merging(user) { _, callerValue in callerValue }, common: encoder.common(varying), type: type)
+            #expect(String(decoding: bytes, as: UTF8.self) == (try JSONValue.object(merged).jsonString()), "meta \(user)")
+            let written = try JSONValue(parsing: bytes)
+            #expect(written["REPORT_ID"] == .string(varying.reportID))
+            if type != "appCrash" { #expect(written["USER_ID"] == .null && written["SESSION_ID"] == "S") }
+            #expect(written["plan"] == (user["plan"] ?? "free"))
+        }
+    }
+
     @Test func aValueTheCollectorCouldNotReadBackIsAnError() throws {
         let encoder = MetaEncoder(constant: Self.constant)
         let varying = MetaEncoder.Varying(reportID: "r", createTime: 1, monitorType: "appLag", isBusiness: false, namespace: "hermes")

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What `hermes demo --json` prints: one object, built here so that later figures are one
+/// more property.
+struct DemoSummary: Codable, Equatable {
+    /// What the app sent and what the collector stored, in one namespace.
+    struct NamespaceCounts: Codable, Equatable {
+        var sent: Int
+        var accepted: Int
+        /// `nil` when the collector could not be read back.
+        var stored: Int?
+    }
+
+    var namespaces: [String: NamespaceCounts] = [:]
+    /// Distinct `SESSION_ID`s among the records at the collector.
+    var sessions: Int = 0
+    /// Distinct non-null `USER_ID`s among the records at the collector.
+    var users: Int = 0
+    /// Accepted records not at the collector; `nil` when the collector could not be read back.
+    var missing: Int?
+
+    /// The JSON text: keys sorted, in snake case.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
