@@ -33,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        // `swift package generate-documentation --target Hermes` (the DocC catalog); builds nothing else.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .systemLibrary(

@@ -51,7 +51,8 @@ struct DemoReport {
         }
         lines.append("total: \(totals.sent) sent, \(totals.accepted) accepted, \(totals.stored) stored at the collector, \(verdict); "
             + "\(totals.wire) bytes on the wire for \(totals.raw) bytes of records (ratio \(ratio(totals.raw, totals.wire)))")
-        lines.append("\(summary.users) user, \(summary.sessions) sessions at the collector")
+        lines.append("\(summary.users) user, \(summary.sessions) sessions at the collector "
+            + "(hermes also stores the SDK's own identify, sessionStart and sessionEnd records)")
         if result.leftInStore > 0 { lines.append("still in the app's store: \(result.leftInStore)") }
         return DemoReport(text: lines.joined(separator: "\n"), summary: summary)
     }
