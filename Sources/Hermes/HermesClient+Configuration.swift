@@ -52,6 +52,9 @@ extension HermesClient {
         public var wallClock: @Sendable () -> Int64
         /// Seeds sampling decisions; `nil` seeds from the system's random source.
         public var randomSeed: UInt64?
+        /// What the client collects by itself into the `hermes` namespace: crashes, hangs,
+        /// launch time, network samples.
+        public var monitoring = MonitoringOptions()
 
         /// Creates a configuration; the edges default to the real network, clocks and randomness.
         public init(

@@ -130,6 +130,7 @@ public final class HermesClient: Sendable {
             configurations.start()
             writer.recover()
             engine.start()
+            startMonitoring()
         }
     }
 

@@ -43,6 +43,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The collector's admin token, to read back what arrived (with --collector).")
     var adminToken: String?
 
+    @Flag(help: "Print one JSON object (counts per namespace, missing, captured_crashes) instead of the tables.")
+    var json = false
+
     func validate() throws {
         if collector != nil {
             guard let collector, URL(string: collector)?.host != nil else { throw ValidationError("--collector must be a URL such as http://127.0.0.1:8080") }
@@ -71,6 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         var server: CollectorServer?
+        var embedded: SQLiteCollectorStorage?
         let baseURL: URL
         let view: (any DemoCollectorView)?
         let workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-\(UUID().uuidString)")
@@ -89,10 +93,11 @@ struct DemoCommand: AsyncParsableCommand {
                 storage: storage, logger: logger
             )
             server = running
+            embedded = storage
             baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
             view = EmbeddedCollectorView(storage: storage)
         }
-        print("Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))")
+        say("Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))")
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -105,20 +110,39 @@ struct DemoCommand: AsyncParsableCommand {
         do {
             result = try await app.run { sent, total in
                 let stored = server?.metrics.snapshot.recordsStored
-                print("  sent \(sent)/\(total)" + (stored.map { " · stored at the collector so far: \($0)" } ?? ""))
+                say("  sent \(sent)/\(total)" + (stored.map { " · stored at the collector so far: \($0)" } ?? ""))
             }
         } catch {
             try? await server?.shutdown()
             throw error
         }
-        print("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
+        say("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
 
         let report = try await DemoReport.make(result: result, view: view)
+        let crash: (signal: Int32, captured: [DemoCrash.Captured])
+        do {
+            crash = try await DemoCrash.run(
+                configURL: baseURL.appendingPathComponent("v1/config"), credentials: .init(appKey: appKey, wireFormat: format),
+                storage: embedded, logger: logger
+            )
+        } catch {
+            try? await server?.shutdown()
+            throw error
+        }
         try? await server?.shutdown()
-        print(report.text)
+        if json {
+            print(try DemoCrash.json(result: result, missing: report.missing, captured: crash.captured))
+        } else {
+            print(report.text)
+            print(DemoCrash.text(signal: crash.signal, captured: crash.captured, checked: embedded != nil))
+        }
         if let missing = report.missing, missing > 0 {
             throw ExitCode(1)
         }
+    }
+
+    private func say(_ line: String) {
+        if !json { print(line) }
     }
 
     static func randomBytes(_ count: Int) -> [UInt8] {

@@ -1,0 +1,54 @@
+public import Foundation
+import HermesWire
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A `URLSession` whose requests are sampled into the `hermes` namespace: each
+/// ``data(for:)`` records a `net` record (method, host, path with ids templated out, status,
+/// duration, request and response bytes) when a response arrives, or a `netError` record
+/// (the same, with the error's domain and code) when none does. Gated by
+/// ``MonitoringOptions/network`` and the namespace's `monitorList`.
+///
+/// The duration is measured around the whole request; the byte counts are the bodies'
+/// (headers are not counted). `URLSessionTaskMetrics` are not used: Foundation on Linux does
+/// not fill them, and one measurement everywhere keeps the figures comparable.
+///
+/// ```swift
+/// let session = client.instrumented(URLSession.shared)
+/// let (data, response) = try await session.data(for: URLRequest(url: url))
+/// ```
+public struct InstrumentedSession: Sendable {
+    /// The session that carries the requests.
+    public let session: URLSession
+    private let client: HermesClient
+
+    init(session: URLSession, client: HermesClient) {
+        self.session = session
+        self.client = client
+    }
+
+    /// Sends `request` like `URLSession.data(for:)` and records a sample of it.
+    /// - Parameter request: the request.
+    /// - Returns: the response body and the response.
+    /// - Throws: the session's error, unchanged (after recording `netError`).
+    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let requestBytes = request.httpBody?.count ?? 0
+        do {
+            let (data, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            client.recordNetworkSample(type: MonitorType.net, NetworkSample.response(
+                request: request, status: status, duration: started.duration(to: clock.now),
+                requestBytes: requestBytes, responseBytes: data.count
+            ))
+            return (data, response)
+        } catch {
+            client.recordNetworkSample(type: MonitorType.netError, NetworkSample.failure(
+                request: request, error: error, duration: started.duration(to: clock.now), requestBytes: requestBytes
+            ))
+            throw error
+        }
+    }
+}
