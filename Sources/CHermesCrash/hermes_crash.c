@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -23,10 +24,19 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-enum { SIGNAL_COUNT = 6, MAX_FRAMES = 128, ALT_STACK_BYTES = 64 * 1024 };
-// A frame record further than this above the crashing stack pointer ends the walk: no thread
-// stack is larger, and a corrupt frame pointer must not send the walk across the address space.
+enum { SIGNAL_COUNT = 6, MAX_FRAMES = 128, ALT_STACK_BYTES = 64 * 1024, KNOWN_STACKS = 64 };
+// On a thread whose stack bounds are not known, a frame record further than this above the
+// crashing stack pointer ends the walk: a corrupt frame pointer must not send the walk across
+// the address space.
 static const uintptr_t MAX_STACK_SPAN = (uintptr_t)64 << 20;
+
+// The stacks of the threads that installed the handler or called hermes_crash_prepare_thread,
+// recorded in normal code and read by the handler without locks: a slot's bounds are written
+// before its thread id is published (release), and read after it (acquire).
+static struct known_stack {
+    atomic_long thread;
+    uintptr_t low, high;
+} known_stacks[KNOWN_STACKS];
 
 static const int fatal_signals[SIGNAL_COUNT] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 static struct sigaction previous_actions[SIGNAL_COUNT];
@@ -91,7 +101,22 @@ static void restore_defaults(void) {
     for (int index = 0; index < SIGNAL_COUNT; index++) sigaction(fatal_signals[index], &fallback, NULL);
 }
 
-static void write_frames(int fd, const ucontext_t *context) {
+// The bounds of the crashing thread's stack: the recorded ones when they hold `sp` (a thread id
+// can be reused by a later thread), else from `sp` up to MAX_STACK_SPAN.
+static void stack_bounds(long thread, uintptr_t sp, uintptr_t *low, uintptr_t *high) {
+    *low = sp;
+    *high = sp + MAX_STACK_SPAN < sp ? UINTPTR_MAX : sp + MAX_STACK_SPAN;
+    for (int index = 0; index < KNOWN_STACKS; index++) {
+        struct known_stack *known = &known_stacks[index];
+        if (atomic_load_explicit(&known->thread, memory_order_acquire) != thread) continue;
+        if (known->low <= sp && sp < known->high) {
+            *high = known->high;
+        }
+        return;
+    }
+}
+
+static void write_frames(int fd, const ucontext_t *context, long thread) {
 #if defined(__x86_64__)
     uintptr_t pc = (uintptr_t)context->uc_mcontext.gregs[REG_RIP];
     uintptr_t fp = (uintptr_t)context->uc_mcontext.gregs[REG_RBP];
@@ -102,10 +127,12 @@ static void write_frames(int fd, const ucontext_t *context) {
     uintptr_t sp = (uintptr_t)context->uc_mcontext.sp;
 #endif
     put_field(fd, "frame", pc, 16);
+    uintptr_t low, high;
+    stack_bounds(thread, sp, &low, &high);
     // Each frame record is {caller's frame pointer, return address}; records lie higher on the
     // stack the further out the caller is.
     for (int depth = 1; depth < MAX_FRAMES; depth++) {
-        if (fp == 0 || fp % sizeof(uintptr_t) != 0 || fp < sp || fp - sp > MAX_STACK_SPAN) return;
+        if (fp == 0 || fp % sizeof(uintptr_t) != 0 || fp < low || fp > high - 2 * sizeof(uintptr_t)) return;
         const uintptr_t *record = (const uintptr_t *)fp;
         uintptr_t next = record[0];
         uintptr_t return_address = record[1];
@@ -129,7 +156,7 @@ static void write_report(int fd, int signal, const siginfo_t *info, const uconte
     put_field(fd, "pid", (uintptr_t)getpid(), 10);
     put_field(fd, "thread", (uintptr_t)thread, 10);
     if (atomic_exchange(&fault_in_handler, 0)) *(volatile int *)(uintptr_t)8 = 1;
-    if (context != NULL) write_frames(fd, context);
+    if (context != NULL) write_frames(fd, context, thread);
     put(fd, "end\n");
 }
 
@@ -174,7 +201,30 @@ static void on_signal(int signal, siginfo_t *info, void *context) {
 
 // MARK: - Installation (normal code)
 
+static void remember_stack(void) {
+    pthread_attr_t attributes;
+    if (pthread_getattr_np(pthread_self(), &attributes) != 0) return;
+    void *base = NULL;
+    size_t size = 0;
+    int found = pthread_attr_getstack(&attributes, &base, &size) == 0;
+    pthread_attr_destroy(&attributes);
+    if (!found || base == NULL) return;
+    long thread = syscall(SYS_gettid);
+    for (int index = 0; index < KNOWN_STACKS; index++) {
+        struct known_stack *known = &known_stacks[index];
+        long expected = 0;
+        if (atomic_load_explicit(&known->thread, memory_order_acquire) == thread) return;
+        // -1 reserves the slot while its bounds are written.
+        if (!atomic_compare_exchange_strong(&known->thread, &expected, -1)) continue;
+        known->low = (uintptr_t)base;
+        known->high = (uintptr_t)base + size;
+        atomic_store_explicit(&known->thread, thread, memory_order_release);
+        return;
+    }
+}
+
 int hermes_crash_prepare_thread(void) {
+    remember_stack();
     stack_t current;
     if (sigaltstack(NULL, &current) != 0) return errno;
     if (!(current.ss_flags & SS_DISABLE) && current.ss_sp != NULL) return 0;

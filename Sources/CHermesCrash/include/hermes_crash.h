@@ -17,7 +17,8 @@ int hermes_crash_install(const char *report_path);
 int hermes_crash_write_images(const char *images_path);
 
 /// Gives the calling thread an alternate signal stack (64 KiB) if it has none, so that a stack
-/// overflow on it can still be reported. Returns 0 or an errno value.
+/// overflow on it can still be reported, and records its stack's bounds (for 64 threads at
+/// most), which bound the handler's stack walk on it. Returns 0 or an errno value.
 int hermes_crash_prepare_thread(void);
 
 /// Testing: the handler faults once, after the report's first lines, to prove a crash inside the
