@@ -10,9 +10,9 @@ public import FoundationNetworking
 /// (the same, with the error's domain and code) when none does. Gated by
 /// ``MonitoringOptions/network`` and the namespace's `monitorList`.
 ///
-/// The duration is measured around the whole request; the byte counts are the bodies'
-/// (headers are not counted). `URLSessionTaskMetrics` are not used: Foundation on Linux does
-/// not fill them, and one measurement everywhere keeps the figures comparable.
+/// The duration and byte counts come from the task's `URLSessionTaskMetrics` where the platform
+/// fills them (Apple platforms: the task interval, body bytes on the wire); elsewhere (Foundation
+/// on Linux) Hermes times the call itself and counts the bodies. The `timing` field says which.
 ///
 /// ```swift
 /// let session = client.instrumented(URLSession.shared)
@@ -35,18 +35,24 @@ public struct InstrumentedSession: Sendable {
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         let clock = ContinuousClock()
         let started = clock.now
-        let requestBytes = request.httpBody?.count ?? 0
+        let recorder = TaskMetricsRecorder()
+        let requestBytes = Int64(request.httpBody?.count ?? 0)
+        func measurement(responseBytes: Int64) -> NetworkSample.Measurement {
+            let own = NetworkSample.Measurement(
+                duration: started.duration(to: clock.now), requestBytes: requestBytes, responseBytes: responseBytes, source: "sdk"
+            )
+            return .choose(metrics: recorder.measurement, own: own)
+        }
         do {
-            let (data, response) = try await session.data(for: request)
+            let (data, response) = try await session.data(for: request, delegate: recorder)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             client.recordNetworkSample(type: MonitorType.net, NetworkSample.response(
-                request: request, status: status, duration: started.duration(to: clock.now),
-                requestBytes: requestBytes, responseBytes: data.count
+                request: request, status: status, measurement(responseBytes: Int64(data.count))
             ))
             return (data, response)
         } catch {
             client.recordNetworkSample(type: MonitorType.netError, NetworkSample.failure(
-                request: request, error: error, duration: started.duration(to: clock.now), requestBytes: requestBytes
+                request: request, error: error, measurement(responseBytes: 0)
             ))
             throw error
         }

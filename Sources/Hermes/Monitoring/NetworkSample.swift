@@ -29,29 +29,47 @@ public enum NetworkSample: Sendable {
         return hex.count >= 16 && hex.allSatisfy(\.isHexDigit) && hex.contains(where: \.isASCIIDigit)
     }
 
-    /// The fields every sample has: method, host, templated path, duration, bytes.
-    static func common(request: URLRequest, duration: Duration, requestBytes: Int, responseBytes: Int) -> [String: JSONValue] {
+    /// What one request measured, and where the figures came from.
+    struct Measurement: Sendable, Equatable {
+        var duration: Duration
+        /// Body bytes sent and received (on the wire, when from the task's metrics).
+        var requestBytes: Int64
+        var responseBytes: Int64
+        /// `metrics` (`URLSessionTaskMetrics`) or `sdk` (Hermes' own clock and the bodies' sizes).
+        var source: String
+
+        /// The task's metrics when the platform filled them (a task interval and at least one
+        /// transaction), else the SDK's own measurement. Foundation on Linux leaves them empty.
+        static func choose(metrics: Measurement?, own: Measurement) -> Measurement {
+            guard let metrics, metrics.duration > .zero else { return own }
+            return metrics
+        }
+    }
+
+    /// The fields every sample has: method, host, templated path, duration, bytes, their source.
+    static func common(request: URLRequest, _ measurement: Measurement) -> [String: JSONValue] {
         [
             "method": .string(request.httpMethod ?? "GET"),
             "host": .string(request.url?.host ?? ""),
             "path": .string(pathTemplate(request.url?.path ?? "")),
-            "durationMs": .int(duration.milliseconds),
-            "requestBytes": .int(Int64(requestBytes)),
-            "responseBytes": .int(Int64(responseBytes)),
+            "durationMs": .int(measurement.duration.milliseconds),
+            "requestBytes": .int(measurement.requestBytes),
+            "responseBytes": .int(measurement.responseBytes),
+            "timing": .string(measurement.source),
         ]
     }
 
     /// A `net` sample: a response arrived (whatever its status).
-    static func response(request: URLRequest, status: Int, duration: Duration, requestBytes: Int, responseBytes: Int) -> [String: JSONValue] {
-        var meta = common(request: request, duration: duration, requestBytes: requestBytes, responseBytes: responseBytes)
+    static func response(request: URLRequest, status: Int, _ measurement: Measurement) -> [String: JSONValue] {
+        var meta = common(request: request, measurement)
         meta["status"] = .int(Int64(status))
         return meta
     }
 
     /// A `netError` sample: no response, with the error's domain and code
     /// (`NSURLErrorDomain` -1004 for a refused connection, -1001 for a timeout).
-    static func failure(request: URLRequest, error: any Error, duration: Duration, requestBytes: Int) -> [String: JSONValue] {
-        var meta = common(request: request, duration: duration, requestBytes: requestBytes, responseBytes: 0)
+    static func failure(request: URLRequest, error: any Error, _ measurement: Measurement) -> [String: JSONValue] {
+        var meta = common(request: request, measurement)
         let error = error as NSError
         meta["errorDomain"] = .string(error.domain)
         meta["errorCode"] = .int(Int64(error.code))

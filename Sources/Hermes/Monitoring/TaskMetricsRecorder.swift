@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The task delegate of an ``InstrumentedSession`` request: keeps the task's metrics, if the
+/// platform delivers them, as a ``NetworkSample/Measurement``.
+final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, Sendable {
+    private let collected = Mutex<NetworkSample.Measurement?>(nil)
+
+    /// The measurement from the task's metrics; `nil` until (or unless) they arrive.
+    var measurement: NetworkSample.Measurement? {
+        collected.withLock { $0 }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
+        guard !metrics.transactionMetrics.isEmpty else { return }
+        let transactions = metrics.transactionMetrics
+        let measurement = NetworkSample.Measurement(
+            duration: .milliseconds(Int64(metrics.taskInterval.duration * 1_000)),
+            requestBytes: transactions.reduce(0) { $0 + $1.countOfRequestBodyBytesSent },
+            responseBytes: transactions.reduce(0) { $0 + $1.countOfResponseBodyBytesReceived },
+            source: "metrics"
+        )
+        collected.withLock { $0 = measurement }
+    }
+}
