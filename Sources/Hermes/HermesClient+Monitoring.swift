@@ -41,29 +41,34 @@ extension HermesClient {
         for file in CrashCapture.pendingReports(in: configuration.storageDirectory) {
             if Task.isCancelled { return }
             let images = CrashCapture.imagesFile(of: file)
-            let remove = {
-                try? FileManager.default.removeItem(at: file)
+            let remove = { (report: URL) in
+                try? FileManager.default.removeItem(at: report)
                 try? FileManager.default.removeItem(at: images)
             }
             guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
             // An empty report: that run ended without a crash.
-            guard let report = CrashReport(text: text) else { remove(); continue }
-            let imageList = CrashImage.parse((try? String(contentsOf: images, encoding: .utf8)) ?? "")
+            guard let report = CrashReport(text: text) else { remove(file); continue }
+            // Renamed while symbolicated: a run that dies symbolicating it leaves it to be sent raw.
+            let retried = file.pathExtension == CrashCapture.symbolicating
+            let working = file.deletingPathExtension().appendingPathExtension(CrashCapture.symbolicating)
+            guard retried || (try? FileManager.default.moveItem(at: file, to: working)) != nil else { continue }
+            let imageList = retried ? [] : CrashImage.parse((try? String(contentsOf: images, encoding: .utf8)) ?? "")
             let stack = CrashSymbolicator().symbolicate(report, images: imageList)
-            switch send(type: MonitorType.appCrash, meta: Self.crashMeta(report), payload: Data(stack.utf8)) {
+            switch send(type: MonitorType.appCrash, meta: Self.crashMeta(report, symbolicated: !retried), payload: Data(stack.utf8)) {
             case .accepted:
-                remove()
+                remove(working)
             case .rejected(let error) where [.bufferFull, .storeUnavailable, .shutDown].contains(error.code):
-                continue
+                // Kept for the next start, symbolicated again there.
+                if !retried { try? FileManager.default.moveItem(at: working, to: file) }
             case .rejected:
-                remove()
+                remove(working)
             }
         }
     }
 
     /// The fields of an `appCrash` record: the signal, its code, the faulting address and the
     /// crash's own time (`CREATE_TIME` is when Hermes took the record, at the next start).
-    static func crashMeta(_ report: CrashReport) -> [String: JSONValue] {
+    static func crashMeta(_ report: CrashReport, symbolicated: Bool) -> [String: JSONValue] {
         [
             "signal": .string(CrashReport.signalName(report.signal)),
             "signalNumber": .int(Int64(report.signal)),
@@ -74,6 +79,7 @@ extension HermesClient {
             "crashThread": .int(report.thread),
             "frameCount": .int(Int64(report.frames.count)),
             "reportComplete": .bool(report.isComplete),
+            "symbolicated": .bool(symbolicated),
         ]
     }
 

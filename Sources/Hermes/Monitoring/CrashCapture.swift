@@ -37,14 +37,21 @@ enum CrashCapture {
         storage.appendingPathComponent("crashes", isDirectory: true)
     }
 
-    /// The reports an earlier run left in `storage`: every `.crash` file but this process's own.
+    /// The reports an earlier run left in `storage`: every `.crash` file but this process's
+    /// own, and every `.symbolicating` one (a report whose symbolication a run did not survive).
     static func pendingReports(in storage: URL) -> [URL] {
         let directory = directory(in: storage)
         let own = installed.withLock { $0?.standardizedFileURL }
         let files = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
-        return files.filter { $0.pathExtension == "crash" && $0.standardizedFileURL != own }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        return files.filter {
+            ($0.pathExtension == "crash" && $0.standardizedFileURL != own) || $0.pathExtension == symbolicating
+        }
+        .sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
+
+    /// The extension a report takes while it is symbolicated: if the process dies then, the
+    /// next start sends it with raw addresses instead of symbolicating it again (no crash loop).
+    static let symbolicating = "symbolicating"
 
     /// Installs the handler writing into `storage`, unless this process has one already.
     /// - Parameter now: milliseconds since 1970, to name the report file.

@@ -30,7 +30,7 @@ struct CrashSymbolicator {
             if tables[image.path] == nil { tables[image.path] = symbols(image.path) }
             let fileAddress = lookup &- image.bias
             if let table = tables[image.path] ?? nil, let found = table.symbol(containing: fileAddress) {
-                let offset = index == 0 ? found.offset : found.offset + 1
+                let offset = index == 0 ? found.offset : found.offset &+ 1
                 lines.append("\(number)\(image.name)  \(hex)  \(Self.demangle(found.symbol.name)) + \(offset)")
             } else {
                 lines.append("\(number)\(image.name)  \(hex)  \(image.name) + 0x\(String(address &- image.bias, radix: 16))")

@@ -44,7 +44,7 @@ struct ELFSymbolTable: Sendable {
         // Among the few symbols at or below `address` (aliases share one), the nearest that spans it.
         for index in stride(from: low - 1, through: max(0, low - 8), by: -1) {
             let entry = entries[index]
-            if entry.size == 0 || address < entry.address + entry.size {
+            if entry.size == 0 || address - entry.address < entry.size {
                 let name = file.withUnsafeBytes { Self.cString(in: $0, at: entry.nameOffset) }
                 return (Symbol(name: name, address: entry.address, size: entry.size), address - entry.address)
             }
@@ -74,6 +74,7 @@ struct ELFSymbolTable: Sendable {
             table.entrySize >= 24, table.link < sections.count
         else { return nil }
         let strings = sections[table.link]
+        guard table.offset <= count, table.size <= count, strings.offset <= count, strings.size <= count else { return nil }
         let stringsEnd = min(strings.offset + strings.size, count)
         var entries: [Entry] = []
         var at = table.offset

@@ -36,8 +36,8 @@ enum LaunchTime {
         guard ticksPerSecond > 0, let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         // fields[0] is field 3 (the state), so field 22 is fields[19].
-        guard fields.count > 19, let startTicks = Int64(fields[19]),
-            let upSeconds = uptime.split(separator: " ").first.flatMap({ Double($0) })
+        guard fields.count > 19, let startTicks = Int64(fields[19]), (0..<Int64.max / 1_000).contains(startTicks),
+            let upSeconds = uptime.split(separator: " ").first.flatMap({ Double($0) }), (0..<1e12).contains(upSeconds)
         else { return nil }
         let upMilliseconds = Int64((upSeconds * 1_000).rounded())
         return max(0, upMilliseconds - startTicks * 1_000 / ticksPerSecond)

@@ -15,10 +15,11 @@ final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics) {
-        guard !metrics.transactionMetrics.isEmpty else { return }
+        let seconds = metrics.taskInterval.duration
+        guard !metrics.transactionMetrics.isEmpty, (0..<1e9).contains(seconds) else { return }
         let transactions = metrics.transactionMetrics
         let measurement = NetworkSample.Measurement(
-            duration: .milliseconds(Int64(metrics.taskInterval.duration * 1_000)),
+            duration: .milliseconds(Int64(seconds * 1_000)),
             requestBytes: transactions.reduce(0) { $0 + $1.countOfRequestBodyBytesSent },
             responseBytes: transactions.reduce(0) { $0 + $1.countOfResponseBodyBytesReceived },
             source: "metrics"

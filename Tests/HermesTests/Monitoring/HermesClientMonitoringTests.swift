@@ -105,7 +105,28 @@ struct HermesClientMonitoringTests {
         #expect(stored.first?["faultAddress"] == "0x8")
         #expect(stored.first?["crashTime"] == .int(1_700_000_000_000))
         #expect(stored.first?["reportComplete"] == .bool(true))
+        #expect(stored.first?["symbolicated"] == .bool(true))
         #expect(CrashCapture.pendingReports(in: harness.directory).isEmpty)
+        await client.shutdown()
+    }
+
+    @Test func aReportWhoseSymbolicationARunDidNotSurviveIsSentRaw() async throws {
+        // Given a report left renamed mid-symbolication, with its image list
+        let harness = Harness()
+        let crashes = CrashCapture.directory(in: harness.directory)
+        try FileManager.default.createDirectory(at: crashes, withIntermediateDirectories: true)
+        try Data("signal 4\ncode 2\naddress 0x1010\nframe 0x1010\nend\n".utf8).write(to: crashes.appendingPathComponent("5-5.symbolicating"))
+        try Data("image 0x1000 0x2000 0x1000 /nonexistent/app\n".utf8).write(to: crashes.appendingPathComponent("5-5.images"))
+        let client = try harness.client()
+
+        await client.crashReportingPass().value
+        try await client.flush()
+
+        // Then it is sent once, its frames as raw addresses, and removed with its image list
+        let stored = try harness.metas("payload")
+        #expect(stored.count == 1)
+        #expect(stored.first?["symbolicated"] == .bool(false))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: crashes.path).isEmpty)
         await client.shutdown()
     }
 }

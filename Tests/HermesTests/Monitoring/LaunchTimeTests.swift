@@ -1,3 +1,4 @@
+import Foundation
 @testable import Hermes
 import Testing
 
@@ -15,6 +16,8 @@ struct LaunchTimeTests {
         #expect(LaunchTime.milliseconds(stat: "4242 (app S 1", uptime: "12.0 1.0", ticksPerSecond: 100) == nil)
         #expect(LaunchTime.milliseconds(stat: Self.stat, uptime: "soon", ticksPerSecond: 100) == nil)
         #expect(LaunchTime.milliseconds(stat: Self.stat, uptime: "12.0 1.0", ticksPerSecond: 0) == nil)
+        #expect(LaunchTime.milliseconds(stat: Self.stat, uptime: "nan 1.0", ticksPerSecond: 100) == nil)
+        #expect(LaunchTime.milliseconds(stat: Self.stat.replacingOccurrences(of: " 1000 ", with: " 9223372036854775807 "), uptime: "12.0 1.0", ticksPerSecond: 100) == nil)
     }
 
     #if os(Linux)
