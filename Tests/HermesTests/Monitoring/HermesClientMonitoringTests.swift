@@ -66,11 +66,9 @@ struct HermesClientMonitoringTests {
     @Test func aReportOfATypeTheServerDoesNotMonitorIsRemovedUnsent() async throws {
         // Given a report an earlier run left, and a configuration without appCrash
         let harness = Harness()
-        let crashes = CrashCapture.directory(in: harness.directory)
-        try FileManager.default.createDirectory(at: crashes, withIntermediateDirectories: true)
-        try Data("signal 11\ncode 1\naddress 0x8\nframe 0x10\nend\n".utf8).write(to: crashes.appendingPathComponent("1-1.crash"))
-        try Data("signal 6\ncode -6\nend\n".utf8).write(to: crashes.appendingPathComponent("2-2.crash"))
-        try Data().write(to: crashes.appendingPathComponent("3-3.crash"))
+        try Self.leave([
+            "1-1.crash": "signal 11\ncode 1\naddress 0x8\nframe 0x10\nend\n", "2-2.crash": "signal 6\ncode -6\nend\n", "3-3.crash": "",
+        ], in: harness)
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.monitorList.removeAll { $0.type == MonitorType.appCrash }
         let client = try HermesClient(configuration: harness.configuration(defaults: ["hermes": hermes]))
@@ -87,11 +85,9 @@ struct HermesClientMonitoringTests {
 
     @Test func eachPendingReportBecomesOneAppCrashAndAnEmptyOneIsRemoved() async throws {
         let harness = Harness()
-        let crashes = CrashCapture.directory(in: harness.directory)
-        try FileManager.default.createDirectory(at: crashes, withIntermediateDirectories: true)
-        try Data("signal 11\ncode 1\naddress 0x8\ntime 1700000000000\npid 9\nthread 9\nframe 0x10\nend\n".utf8)
-            .write(to: crashes.appendingPathComponent("9-1.crash"))
-        try Data().write(to: crashes.appendingPathComponent("10-2.crash"))
+        try Self.leave([
+            "9-1.crash": "signal 11\ncode 1\naddress 0x8\ntime 1700000000000\npid 9\nthread 9\nframe 0x10\nend\n", "10-2.crash": "",
+        ], in: harness)
         let client = try harness.client()
 
         // Two passes: the second finds nothing left to send
@@ -113,10 +109,9 @@ struct HermesClientMonitoringTests {
     @Test func aReportWhoseSymbolicationARunDidNotSurviveIsSentRaw() async throws {
         // Given a report left renamed mid-symbolication, with its image list
         let harness = Harness()
-        let crashes = CrashCapture.directory(in: harness.directory)
-        try FileManager.default.createDirectory(at: crashes, withIntermediateDirectories: true)
-        try Data("signal 4\ncode 2\naddress 0x1010\nframe 0x1010\nend\n".utf8).write(to: crashes.appendingPathComponent("5-5.symbolicating"))
-        try Data("image 0x1000 0x2000 0x1000 /nonexistent/app\n".utf8).write(to: crashes.appendingPathComponent("5-5.images"))
+        let crashes = try Self.leave([
+            "5-5.symbolicating": "signal 4\ncode 2\naddress 0x1010\nframe 0x1010\nend\n", "5-5.images": "image 0x1000 0x2000 0x1000 /nonexistent/app\n",
+        ], in: harness)
         let client = try harness.client()
 
         await client.crashReportingPass().value
@@ -128,5 +123,16 @@ struct HermesClientMonitoringTests {
         #expect(stored.first?["symbolicated"] == .bool(false))
         #expect(try FileManager.default.contentsOfDirectory(atPath: crashes.path).isEmpty)
         await client.shutdown()
+    }
+
+    /// Writes `files` (name: text) into the crash folder of `harness`, as an earlier run would.
+    @discardableResult
+    static func leave(_ files: [String: String], in harness: Harness) throws -> URL {
+        let crashes = CrashCapture.directory(in: harness.directory)
+        try FileManager.default.createDirectory(at: crashes, withIntermediateDirectories: true)
+        for (name, text) in files {
+            try Data(text.utf8).write(to: crashes.appendingPathComponent(name))
+        }
+        return crashes
     }
 }
