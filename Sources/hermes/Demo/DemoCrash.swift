@@ -9,7 +9,7 @@ import Logging
 /// storage, it reports the crash as an `appCrash` record with its symbolicated stack.
 enum DemoCrash {
     /// A crash the collector holds: its signal and stack, as stored.
-    struct Captured {
+    struct Captured: Codable, Equatable {
         var signal: String
         var stack: String
 
