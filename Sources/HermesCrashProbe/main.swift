@@ -1,7 +1,7 @@
-// `hermes-crash-probe --storage <dir> --crash nil|index|null|fatal [--chain <marker>] [--fault-in-handler]`:
+// `hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]`:
 // an app that starts a Hermes client (crash capture on, the default) on `<dir>` and then really
 // crashes: force-unwrapping nil, indexing past an array's end, writing through a null pointer,
-// or calling fatalError. `--chain` installs a handler before Hermes that appends "chained <signal>"
+// calling fatalError, or force-unwrapping nil on a thread of its own. `--chain` installs a handler before Hermes that appends "chained <signal>"
 // to `<marker>`; `--fault-in-handler` makes Hermes' handler fault once while it writes.
 // The crash tests and `hermes demo` run it as a child process.
 import CHermesCrash
@@ -10,6 +10,10 @@ import Hermes
 import HermesWire
 
 @inline(never) func crashProbeForceUnwrapsNil(_ value: Int?) -> Int {
+    value!
+}
+
+@inline(never) func crashProbeForceUnwrapsNilOnAThread(_ value: Int?) -> Int {
     value!
 }
 
@@ -33,7 +37,7 @@ func option(_ name: String) -> String? {
 }
 
 guard let storage = option("--storage"), let crash = option("--crash") else {
-    FileHandle.standardError.write(Data("usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal [--chain <marker>] [--fault-in-handler]\n".utf8))
+    FileHandle.standardError.write(Data("usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]\n".utf8))
     exit(2)
 }
 if let marker = option("--chain") {
@@ -46,6 +50,8 @@ let client = try HermesClient(configuration: .init(
     uploadStartDelay: .seconds(3_600)
 ))
 client.start()
+// Like an app that lives a moment: an earlier run's report is sent (into the journal) first.
+await client.crashReportingPass().value
 if CommandLine.arguments.contains("--fault-in-handler") {
     hermes_crash_testing_fault_in_handler()
 }
@@ -56,6 +62,11 @@ case "nil": print(crashProbeForceUnwrapsNil(variable > 1_000 ? variable : nil))
 case "index": print(crashProbeIndexesPastTheEnd([1, 2, 3], variable + 3))
 case "null": crashProbeWritesThroughNull(variable & 0 | 8)
 case "fatal": crashProbeCallsFatalError("crash probe: fatalError after \(variable) arguments")
+case "thread":
+    // A thread Hermes knows nothing of: no recorded stack bounds, no alternate stack of Hermes'.
+    Thread { print(crashProbeForceUnwrapsNilOnAThread(CommandLine.arguments.count > 1_000 ? 1 : nil)) }.start()
+    try await Task.sleep(for: .seconds(30))
+    exit(3)
 default:
     FileHandle.standardError.write(Data("unknown crash '\(crash)'\n".utf8))
     exit(2)

@@ -50,6 +50,19 @@ struct CrashCaptureTests {
         #expect(CrashCapture.pendingReports(in: storage).isEmpty)
     }
 
+    @Test func aCrashOnAThreadHermesDoesNotKnowNamesItsFunction() async throws {
+        let loopback = try Loopback()
+        let storage = loopback.directory.appendingPathComponent("app")
+
+        let signal = try Self.runProbe(storage: storage, arguments: ["--crash", "thread"])
+
+        #expect(Self.traps.contains(signal))
+        let events = try await Self.restartAndCollect(loopback)
+        #expect(events.count == 1)
+        let stack = String(decoding: events.first?.payload ?? [], as: UTF8.self)
+        #expect(stack.contains("crashProbeForceUnwrapsNilOnAThread"), "\(stack)")
+    }
+
     @Test func aHandlerInstalledBeforeHermesIsStillCalled() async throws {
         let loopback = try Loopback()
         let storage = loopback.directory.appendingPathComponent("app")
