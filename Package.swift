@@ -44,6 +44,8 @@ let package = Package(
         ),
         // The journal's hardware CRC-32C and acquire/release access to mapped memory.
         .target(name: "CHermesJournal"),
+        // The fatal-signal handler of crash capture: async-signal-safe C.
+        .target(name: "CHermesCrash"),
         // Shared by the SDK and the collector: no NIO, no Hummingbird.
         .target(
             name: "HermesWire",
@@ -59,6 +61,7 @@ let package = Package(
             dependencies: [
                 "HermesWire",
                 "CHermesJournal",
+                "CHermesCrash",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -129,12 +132,20 @@ let package = Package(
             dependencies: ["Hermes", "HermesBenchKit"],
             path: "Sources/HermesBurstProbe"
         ),
+        // An app that really crashes (four ways) after installing crash capture: the crash tests'
+        // and `hermes demo`'s child process.
+        .executableTarget(
+            name: "hermes-crash-probe",
+            dependencies: ["Hermes", "CHermesCrash"],
+            path: "Sources/HermesCrashProbe"
+        ),
         .executableTarget(
             name: "hermes",
             dependencies: [
                 "HermesBenchKit",
                 // Built with `hermes` so that `swift run hermes bench store` finds it beside it.
                 "hermes-burst-probe",
+                "hermes-crash-probe",
                 "HermesWire",
                 "Hermes",
                 "HermesCollector",

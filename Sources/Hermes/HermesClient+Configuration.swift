@@ -60,6 +60,9 @@ extension HermesClient {
         /// How long ``HermesClient/run()`` gives the last flush and upload after a graceful
         /// shutdown signal before it shuts down anyway.
         public var shutdownDeadline: Duration = .seconds(5)
+        /// What the client collects by itself into the `hermes` namespace: crashes, hangs,
+        /// launch time, network samples.
+        public var monitoring = MonitoringOptions()
 
         /// Creates a configuration; the edges default to the real network, clocks and randomness.
         public init(

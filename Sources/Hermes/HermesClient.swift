@@ -141,6 +141,7 @@ public final class HermesClient: Sendable {
             writer.recover()
             engine.start()
             beginSession()
+            startMonitoring()
         }
     }
 

@@ -30,13 +30,16 @@ extension EndToEndTests {
         #expect(event.meta["plan"] == "pro")
     }
 
-    @Test func theDemoPrintsOneJSONObjectWithSessionsUsersAndNothingMissing() async throws {
+    @Test func theDemoPrintsOneJSONObjectWithSessionsUsersCrashesAndNothingMissing() async throws {
         let demo = try #require(try HermesCommand.parseAsRoot(["demo", "--json"]) as? DemoCommand)
         let report = try await demo.report { _ in }
         let object = try JSONValue(parsing: Array(report.summary.json().utf8))
         guard case .object(let members) = object else { Issue.record("not an object"); return }
-        #expect(Set(members.keys) == ["namespaces", "sessions", "users", "missing"])
+        #expect(Set(members.keys) == ["namespaces", "sessions", "users", "missing", "captured_crashes"])
         #expect(object["sessions"] == 2 && object["users"] == 1 && object["missing"] == 0)
         #expect(object["namespaces"]?["JZ"]?["accepted"] == 800 && object["namespaces"]?["JZ"]?["stored"] == 800)
+        guard case .array(let crashes)? = object["captured_crashes"] else { Issue.record("no captured_crashes array"); return }
+        #expect(crashes.count == 1)
+        #expect(crashes.first?["stack"]?.stringValue?.contains("crashProbeIndexesPastTheEnd") == true)
     }
 }

@@ -43,7 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "The collector's admin token, to read back what arrived (with --collector).")
     var adminToken: String?
 
-    @Flag(help: "Print one JSON object (per-namespace counts, sessions, users, missing) instead of the table.")
+    @Flag(help: "Print one JSON object (per-namespace counts, sessions, users, missing, captured_crashes) instead of the tables.")
     var json = false
 
     func validate() throws {
@@ -83,6 +83,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
 
         var server: CollectorServer?
+        var embedded: SQLiteCollectorStorage?
         let baseURL: URL
         let view: (any DemoCollectorView)?
         let workDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-\(UUID().uuidString)")
@@ -101,6 +102,7 @@ struct DemoCommand: AsyncParsableCommand {
                 storage: storage, logger: logger
             )
             server = running
+            embedded = storage
             baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
             view = EmbeddedCollectorView(storage: storage)
         }
@@ -125,8 +127,19 @@ struct DemoCommand: AsyncParsableCommand {
         }
         say("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
 
-        let report = try await DemoReport.make(result: result, view: view)
+        var report = try await DemoReport.make(result: result, view: view)
+        let crash: (signal: Int32, captured: [DemoCrash.Captured])
+        do {
+            crash = try await DemoCrash.run(
+                configURL: baseURL.appendingPathComponent("v1/config"), credentials: .init(appKey: appKey, wireFormat: format),
+                storage: embedded, logger: logger
+            )
+        } catch {
+            try? await server?.shutdown()
+            throw error
+        }
         try? await server?.shutdown()
+        report.add(crash: crash.signal, captured: crash.captured, checked: embedded != nil)
         return report
     }
 

@@ -57,6 +57,13 @@ struct DemoReport {
         return DemoReport(text: lines.joined(separator: "\n"), summary: summary)
     }
 
+    /// Adds the crash part: the closing lines about the crashing child, and the crashes the
+    /// collector holds.
+    mutating func add(crash signal: Int32, captured: [DemoCrash.Captured], checked: Bool) {
+        text += "\n" + DemoCrash.text(signal: signal, captured: captured, checked: checked)
+        summary.capturedCrashes = captured
+    }
+
     private static func ratio(_ raw: Int, _ wire: Int) -> String {
         guard raw > 0, wire > 0 else { return "-" }
         return String(format: "%.1fx", Double(raw) / Double(wire))

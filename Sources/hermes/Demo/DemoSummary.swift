@@ -18,6 +18,8 @@ struct DemoSummary: Codable, Equatable {
     var users: Int = 0
     /// Accepted records not at the collector; `nil` when the collector could not be read back.
     var missing: Int?
+    /// The crashes the demo's child process really had, as the collector holds them.
+    var capturedCrashes: [DemoCrash.Captured] = []
 
     /// The JSON text: keys sorted, in snake case.
     func json() throws -> String {
