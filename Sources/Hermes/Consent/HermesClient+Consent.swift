@@ -37,7 +37,8 @@ extension HermesClient {
     /// memory until the next fetch). Records accepted before the call are deleted too; records
     /// sent after it are kept as usual. Deleted rows count as ``LossReason/erased``.
     ///
-    /// The identity is not touched: call ``reset()`` as well for a new anonymous id.
+    /// A batch an upload round already sent may still arrive at the collector. The identity is
+    /// not touched: call ``reset()`` as well for a new anonymous id.
     /// - Throws: ``HermesError/Code/storeUnavailable`` when the store cannot be written now,
     ///   ``HermesError/Code/shutDown`` after `shutdown()`.
     public func deleteLocalData() async throws {

@@ -12,7 +12,7 @@ extension HermesClient {
 
     /// The app went to the background: the session's background time starts, the periodic
     /// upload timers stop, and what was accepted is made durable and uploaded now, while the
-    /// app may still run. On iOS, ``AppLifecycleObserver`` calls it inside a background task;
+    /// app may still run. On iOS, `AppLifecycleObserver` calls it inside a background task;
     /// other hosts call it from their own lifecycle events.
     /// - Returns: each namespace's upload summary.
     @discardableResult

@@ -12,7 +12,7 @@ public struct Namespace: Sendable {
     public let name: String
     let client: HermesClient
 
-    /// Sends a record to this namespace; see ``HermesClient/send(type:prefix:meta:payload:)``.
+    /// Sends a record to this namespace; see ``HermesClient/send(type:prefix:meta:payload:)-(_,_,[String:JSONValue],_)``.
     @discardableResult
     public func send(type: String, meta: [String: JSONValue], payload: Data? = nil) -> SendOutcome {
         if name == ConfigurationDocument.hermesNamespace {
