@@ -17,8 +17,8 @@ import Synchronization
 /// request's ``TransportRequest/timeout`` bounds connecting, sending and reading together. A
 /// kept-alive connection the server closed before any byte of its answer arrived is replaced by
 /// a new one once (Hermes' requests are safe to repeat: the collector keeps each `REPORT_ID`
-/// once). The blocking I/O runs on the transport's own dispatch queue, never on the caller's
-/// thread; cancelling the calling task ends the exchange at once.
+/// once). The blocking I/O runs on a dispatch queue of its own per exchange, never on the caller's
+/// thread or Swift concurrency's threads; cancelling the calling task ends the exchange at once.
 ///
 /// ```swift
 /// var configuration = HermesClient.Configuration(..., transport: SocketHTTPTransport())
@@ -44,7 +44,6 @@ public final class SocketHTTPTransport: Transport {
 
     private let configuration: Configuration
     private let idle = Mutex<[Endpoint: [SocketConnection]]>([:])
-    private let queue = DispatchQueue(label: "hermes.transport.socket", attributes: .concurrent)
 
     /// Creates a transport with `configuration`'s bounds.
     public init(configuration: Configuration = Configuration()) {
@@ -61,7 +60,9 @@ public final class SocketHTTPTransport: Transport {
         let cancellation = Cancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<TransportResponse, any Error>) in
-                queue.async {
+                // A serial queue of its own: GCD gives it a thread even when every worker of the
+                // shared pool is busy, so a hanging collector cannot hold up other exchanges.
+                DispatchQueue(label: "hermes.transport.socket").async {
                     continuation.resume(with: Result {
                         do {
                             return try self.exchange(message, method: request.method, endpoint: endpoint, deadline: deadline, cancellation: cancellation)

@@ -8,7 +8,7 @@ import Synchronization
 
 /// A TCP listener on 127.0.0.1 whose connections follow a script on their own threads: what an
 /// HTTP server does wrong or slowly, with every byte it received kept for the test to check.
-/// Every blocking call gives up after a few seconds, so a test cannot hang on it.
+/// Every blocking call gives up after 10 s, so a test cannot hang on it.
 final class ScriptedHTTPServer: Sendable {
     /// One accepted connection, as the script sees it.
     struct Connection {
@@ -52,7 +52,7 @@ final class ScriptedHTTPServer: Sendable {
             }
         }
 
-        /// Waits (a few seconds at most) until the client closes the connection.
+        /// Waits (10 s at most) until the client closes the connection.
         func waitForClose() {
             var byte: UInt8 = 0
             while recv(descriptor, &byte, 1, 0) > 0 {}
@@ -90,7 +90,7 @@ final class ScriptedHTTPServer: Sendable {
                 let descriptor = accept(listener, nil, nil)
                 guard descriptor >= 0 else { return }
                 let index = log.accepted.add(1, ordering: .relaxed).oldValue
-                var timeout = timeval(tv_sec: 5, tv_usec: 0)
+                var timeout = timeval(tv_sec: 10, tv_usec: 0)
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let connection = Connection(descriptor: descriptor, index: index, log: log)
                 Thread {
