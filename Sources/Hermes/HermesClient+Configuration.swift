@@ -44,7 +44,7 @@ extension HermesClient {
         public var requestTimeout: Duration
         /// Reports reachability and whether the network is metered.
         public var networkMonitor: any NetworkMonitor
-        /// Sends HTTP requests.
+        /// Sends HTTP requests; by default ``PlatformTransport`` (sockets for `http://` on Linux, URLSession otherwise).
         public var transport: any Transport
         /// Measures intervals for timers (refresh, throttles, retries).
         public var clock: any Clock<Duration>
@@ -80,7 +80,7 @@ extension HermesClient {
             uploadStartDelay: Duration = .seconds(3),
             requestTimeout: Duration = .seconds(30),
             networkMonitor: any NetworkMonitor = Self.defaultNetworkMonitor,
-            transport: any Transport = URLSessionTransport(),
+            transport: any Transport = PlatformTransport(),
             clock: any Clock<Duration> = ContinuousClock(),
             wallClock: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) },
             randomSeed: UInt64? = nil

@@ -25,7 +25,7 @@ public enum BenchWorkload: Sendable {
     /// A client storing in `directory`, with ``namespace`` configured.
     /// - Parameters:
     ///   - collector: the collector's base URL (`http://host:port`); `nil`: no collector.
-    ///   - transport: what posts the uploads (URLSession when `nil`).
+    ///   - transport: what posts the uploads (`PlatformTransport` when `nil`).
     public static func client(directory: URL, collector: URL? = nil, transport: (any Transport)? = nil) throws -> HermesClient {
         try HermesClient(
             configuration: .init(
@@ -34,7 +34,7 @@ public enum BenchWorkload: Sendable {
                 configURL: collector?.appendingPathComponent("v1/config"),
                 credentials: .init(appKey: appKey, wireFormat: .v2(try cipher())),
                 namespaceDefaults: [namespace: configuration],
-                transport: transport ?? URLSessionTransport()
+                transport: transport ?? PlatformTransport()
             ),
             logger: Logger(label: "hermes.bench")
         )

@@ -27,7 +27,7 @@ guard let storage = option("--storage"), let records = option("--records").flatM
 let collector = option("--collector").flatMap(URL.init(string:))
 
 func burst() async throws {
-    let transport = TimedTransport(URLSessionTransport())
+    let transport = TimedTransport(PlatformTransport())
     let client = try BenchWorkload.client(directory: URL(fileURLWithPath: storage), collector: collector, transport: transport)
     if collector != nil { client.start() }
     ResidentMemory.resetPeak()

@@ -51,7 +51,7 @@ final class Loopback: Sendable {
     }
 
     /// A client of the collector on `port`, with its own storage folder.
-    func client(port: Int, name: String = "app") throws -> HermesClient {
+    func client(port: Int, name: String = "app", transport: any Transport = PlatformTransport()) throws -> HermesClient {
         try HermesClient(
             configuration: .init(
                 storageDirectory: directory.appendingPathComponent(name),
@@ -59,7 +59,8 @@ final class Loopback: Sendable {
                 configURL: URL(string: "http://127.0.0.1:\(port)/v1/config"),
                 credentials: .init(appKey: Self.appKey, wireFormat: .v2(Self.cipher)),
                 uploadStartDelay: .seconds(3_600),
-                requestTimeout: .seconds(5)
+                requestTimeout: .seconds(5),
+                transport: transport
             ),
             logger: logger
         )

@@ -5,7 +5,8 @@ public import FoundationNetworking
 public import Foundation
 #endif
 
-/// The default ``Transport``: `URLSession` (FoundationNetworking on Linux).
+/// A ``Transport`` over `URLSession` (FoundationNetworking on Linux): what ``PlatformTransport``, the
+/// default, uses for `https://` and on Apple platforms.
 public struct URLSessionTransport: Transport {
     private let session: URLSession
 

@@ -24,36 +24,7 @@ public enum Gzip: Sendable {
     /// - Returns: the gzip stream.
     /// - Throws: ``HermesWireError/Code/compressionFailed`` if zlib reports an error.
     public static func compress(_ input: [UInt8], level: Int32 = defaultLevel) throws(HermesWireError) -> [UInt8] {
-        var stream = z_stream()
-        var status = deflateInit2_(
-            &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)
-        )
-        guard status == Z_OK else { throw HermesWireError(.compressionFailed, "zlib deflateInit2 failed (\(status))") }
-        defer { deflateEnd(&stream) }
-
-        var header = gz_header()
-        header.os = 255
-        let capacity = Int(deflateBound(&stream, uLong(input.count)))
-        var output = [UInt8](repeating: 0, count: capacity)
-        var produced = 0
-        withUnsafeMutablePointer(to: &header) { headerPointer in
-            status = deflateSetHeader(&stream, headerPointer)
-            guard status == Z_OK else { return }
-            input.withUnsafeBufferPointer { inputBuffer in
-                output.withUnsafeMutableBufferPointer { outputBuffer in
-                    stream.next_in = UnsafeMutablePointer(mutating: inputBuffer.baseAddress)
-                    stream.avail_in = uInt(inputBuffer.count)
-                    stream.next_out = outputBuffer.baseAddress
-                    stream.avail_out = uInt(outputBuffer.count)
-                    status = deflate(&stream, Z_FINISH)
-                    produced = outputBuffer.count - Int(stream.avail_out)
-                }
-            }
-        }
-        guard status == Z_STREAM_END else { throw HermesWireError(.compressionFailed, "zlib deflate failed (\(status))") }
-        output.removeSubrange(produced...)
-        return output
+        try GzipDeflater.with(level: level) { deflater throws(HermesWireError) in try deflater.compress(input) }
     }
 
     /// Decompresses one complete gzip member.

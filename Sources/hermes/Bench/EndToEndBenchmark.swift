@@ -7,7 +7,7 @@ import Logging
 
 /// `hermes bench e2e`: delivery from an app to a collector on loopback, each end with its own
 /// file-backed store. The app is `hermes-burst-probe`, a process that links only the SDK, so its
-/// CPU time and resident memory are the SDK's: it sends `records` events as fast as it can, and
+/// CPU time and resident memory are the SDK's (it posts with the default `PlatformTransport`): it sends `records` events as fast as it can, and
 /// the clock runs from its first `send` until the collector acknowledged (and so committed) the
 /// last record. Also the collector's own ingest rate when batches are posted to it directly.
 struct EndToEndBenchmark {
@@ -37,7 +37,7 @@ struct EndToEndBenchmark {
 
         var report = BenchReport()
         report.add("records", count, "records per run (median of \(runs) runs)")
-        report.add("e2e_records_per_s", median(deliveries.map { count / $0.seconds }), "end to end records/s (first send → stored at the collector)")
+        report.add("e2e_records_per_s", median(deliveries.map { count / $0.seconds }), "end to end records/s (first send → stored at the collector; the app posts with PlatformTransport: \(Self.transportName))")
         report.add("sdk_cpu_us_per_record", median(deliveries.map { $0.cpuSeconds / count * 1e6 }), "SDK CPU per record: send, store, upload (µs)")
         report.add("upload_rtt_p50_ms", median(deliveries.map(\.rttP50)), "one 100-record upload's round trip p50 (ms)")
         report.add("upload_rtt_p99_ms", median(deliveries.map(\.rttP99)), "one 100-record upload's round trip p99 (ms)")
@@ -73,6 +73,15 @@ struct EndToEndBenchmark {
         }
         guard stored == records else { throw RunFailure("the collector stored \(stored) of \(records) records") }
         return Delivery(seconds: delivery[0], cpuSeconds: delivery[1], bytes: delivery[2], rttP50: rtt[0], rttP99: rtt[1], memory: memory)
+    }
+
+    /// What `PlatformTransport` posts the app's uploads with on this platform.
+    private static var transportName: String {
+        #if os(Linux)
+        "SocketHTTPTransport, plain HTTP/1.1 over kept-alive sockets"
+        #else
+        "URLSessionTransport"
+        #endif
     }
 
     /// The numbers of the probe's line that starts with `word`.

@@ -62,7 +62,7 @@ struct FaultTorture {
     /// Sends every record, lets the client's own triggers (timers, backoff, Retry-After)
     /// deliver for up to 10 s, then runs explicit rounds until the store is empty.
     private func deliver(through base: URL, key: [UInt8], directory: URL) async throws -> Delivery {
-        let transport = CountingTransport(URLSessionTransport())
+        let transport = CountingTransport(PlatformTransport())
         let client = try TortureScenario.client(collector: base, key: key, directory: directory, requestTimeout: requestTimeout, transport: transport)
         client.start()
         var accepted = Set<Int64>()

@@ -25,7 +25,7 @@ enum TortureScenario {
     /// namespaces as its defaults.
     static func client(
         collector: URL, key: [UInt8], directory: URL, requestTimeout: Duration,
-        document: ConfigurationDocument = TortureScenario.document, transport: any Transport = URLSessionTransport()
+        document: ConfigurationDocument = TortureScenario.document, transport: any Transport = PlatformTransport()
     ) throws -> HermesClient {
         try HermesClient(
             configuration: .init(

@@ -18,6 +18,25 @@ struct GzipTests {
         #expect(Array(packed.prefix(10)) == [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255])
     }
 
+    @Test func aStreamKeptFromEarlierInputsGivesTheSameBytes() async throws {
+        // Given the bytes of a first compression at level 1
+        let first = try Gzip.compress(text, level: Gzip.fastLevel)
+        // When the kept streams compress other inputs, some at once, then the same text again
+        let others = (0..<8).map { Array(String(repeating: "other \($0) ", count: 500 * ($0 + 1)).utf8) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for other in others {
+                group.addTask {
+                    let back = try Gzip.decompress(Gzip.compress(other, level: Gzip.fastLevel), limit: other.count)
+                    #expect(back == other)
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Then the output is the same, byte for byte
+        #expect(try Gzip.compress(text, level: Gzip.fastLevel) == first)
+        #expect(try Gzip.compress([], level: Gzip.fastLevel) == Gzip.compress([], level: Gzip.fastLevel))
+    }
+
     @Test func outputBeyondTheLimitIsRefused() throws {
         let packed = try Gzip.compress(text)
         expectWireError(.outputTooLarge) { try Gzip.decompress(packed, limit: text.count - 1) }
