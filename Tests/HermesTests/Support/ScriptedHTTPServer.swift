@@ -25,7 +25,7 @@ final class ScriptedHTTPServer: Sendable {
             var wanted: Int?
             while wanted.map({ bytes.count < $0 }) ?? true {
                 var chunk = [UInt8](repeating: 0, count: 65_536)
-                let count = recv(descriptor, &chunk, chunk.count, 0)
+                let count = receive(&chunk)
                 guard count > 0 else { return false }
                 bytes += chunk[..<count]
                 if wanted == nil, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
@@ -47,6 +47,7 @@ final class ScriptedHTTPServer: Sendable {
             var sent = 0
             while sent < bytes.count {
                 let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + sent, bytes.count - sent, ScriptedHTTPServer.sendFlags) }
+                if count < 0, errno == EINTR { continue }
                 guard count > 0 else { return }
                 sent += count
             }
@@ -54,8 +55,17 @@ final class ScriptedHTTPServer: Sendable {
 
         /// Waits (10 s at most) until the client closes the connection.
         func waitForClose() {
-            var byte: UInt8 = 0
-            while recv(descriptor, &byte, 1, 0) > 0 {}
+            var byte = [UInt8](repeating: 0, count: 1)
+            while receive(&byte) > 0 {}
+        }
+
+        /// `recv` into `buffer`, again when a signal interrupted it (other tests in this process
+        /// send real signals).
+        private func receive(_ buffer: inout [UInt8]) -> Int {
+            while true {
+                let count = recv(descriptor, &buffer, buffer.count, 0)
+                if count >= 0 || errno != EINTR { return count }
+            }
         }
     }
 
@@ -88,6 +98,7 @@ final class ScriptedHTTPServer: Sendable {
         let thread = Thread { [listener, log] in
             while true {
                 let descriptor = accept(listener, nil, nil)
+                if descriptor < 0, errno == EINTR { continue }
                 guard descriptor >= 0 else { return }
                 let index = log.accepted.add(1, ordering: .relaxed).oldValue
                 var timeout = timeval(tv_sec: 10, tv_usec: 0)
