@@ -99,7 +99,12 @@ final class ScriptedHTTPServer: Sendable {
             while true {
                 let descriptor = accept(listener, nil, nil)
                 if descriptor < 0, errno == EINTR { continue }
-                guard descriptor >= 0 else { return }
+                guard descriptor >= 0 else {
+                    // Shut down by deinit: only now is the descriptor closed, so that its number
+                    // cannot be reused by another test's listener while this loop still accepts.
+                    close(listener)
+                    return
+                }
                 let index = log.accepted.add(1, ordering: .relaxed).oldValue
                 var timeout = timeval(tv_sec: 10, tv_usec: 0)
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -113,9 +118,10 @@ final class ScriptedHTTPServer: Sendable {
         thread.start()
     }
 
+    /// Stops listening (connections are refused from now on); the accepting thread then closes
+    /// the descriptor.
     deinit {
         _ = shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     /// The requests received so far, byte for byte, in order.
