@@ -204,3 +204,30 @@ struct SyncClientTests {
         #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
     }
 }
+
+extension SyncClientTests {
+    @Test func ownRecordDeletedElsewhereBeforeTheRetriedAnswerIsDeletedOnTheNewDevice() async throws {
+        let fixture = try SyncFixture()
+        let (fresh, transport) = try fixture.device("ipad-1")
+        let (other, _) = try fixture.device("ipad-2")
+
+        // Given a new device's first change set applied but its answer lost
+        try fresh.write { try $0.create("teams", ["name": "Blue"]) }
+        transport.dropAnswers(1)
+        await #expect(throws: SyncError.self) { try await fresh.sync() }
+
+        // And another device deleting that record before the retry
+        try await other.sync()
+        let team = try #require(try other.records("teams").first)
+        try other.write { try $0.delete("teams", id: team.id) }
+        try await other.sync()
+
+        // When the new device syncs again (its full copy starts from nothing)
+        let report = try await fresh.sync()
+
+        // Then its change set is answered as applied and the record's tombstone removes it
+        #expect(report.applied == [1])
+        #expect(try fresh.allRecords().isEmpty)
+        #expect(try await fixture.storage.liveRecords().isEmpty)
+    }
+}

@@ -88,11 +88,11 @@ public struct SQLiteSyncStorage: SyncStorage {
                     sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?",
                     arguments: [plan.position, max(0, limit - 1)]
                 ) ?? current
-                // A device starting from nothing has nothing to delete.
-                let liveOnly = plan.position == 0 ? "AND attributes IS NOT NULL" : ""
+                // Tombstones too, even in a full copy: the device may hold a record from its own
+                // change set answered in the same exchange, deleted since.
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT type, id, revision, created, attributes FROM sync_records
-                    WHERE revision > ? AND revision <= ? \(liveOnly) ORDER BY revision, type, id
+                    WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
                     """, arguments: [plan.position, end])
                 var changeSets: [SyncChangeSet] = []
                 while let row = try rows.next() {

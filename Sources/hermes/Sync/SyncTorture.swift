@@ -100,7 +100,14 @@ struct SyncTorture {
             let recorded = outcomes[id] ?? []
             outcome.lost += saved > 0 ? (1...saved).filter { !recorded.contains($0) }.count : 0
             let local = try client.allRecords().map(Self.normalized)
-            if try local != serverRecords || client.queuedChangeSets() > 0 { outcome.diverged += 1 }
+            let queued = try client.queuedChangeSets()
+            if local != serverRecords || queued > 0 {
+                outcome.diverged += 1
+                let onlyLocal = Set(local).subtracting(serverRecords).count, onlyServer = Set(serverRecords).subtracting(local).count
+                FileHandle.standardError.write(Data(
+                    "\(id) differs: \(onlyLocal) records only on the device, \(onlyServer) only on the server, \(queued) change sets queued\n".utf8
+                ))
+            }
         }
         let labels = Dictionary(grouping: serverRecords.compactMap { $0.attributes?["label"]?.stringValue }, by: { $0 })
         outcome.duplicates = labels.values.map { $0.count - 1 }.reduce(0, +)
@@ -141,7 +148,8 @@ struct SimulatedDevice {
         let workload = SyncWorkload(clientID: id)
         var revision: Int64 = 0
         var regressions = 0
-        for _ in 0..<1_000_000 where ContinuousClock.now < deadline {
+        // At least a few change sets each, however loaded the machine: the workload must collide.
+        for step in 0..<1_000_000 where step < 3 || ContinuousClock.now < deadline {
             if Double.random(in: 0..<1, using: &random) < 0.08 { transport.setOffline(Bool.random(using: &random)) }
             if Double.random(in: 0..<1, using: &random) < 0.02 {
                 client = try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)
