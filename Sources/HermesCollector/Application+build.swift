@@ -71,6 +71,9 @@ public func buildApplication(
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
     }
+    if let sync, let days = sync.rules.historyDays {
+        services.append(SyncHistoryService(storage: sync.storage, days: days, logger: logger))
+    }
     return Application(
         router: router,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),

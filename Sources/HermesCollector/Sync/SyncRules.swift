@@ -21,14 +21,22 @@ public struct SyncRules: Sendable {
     public var pageRecords: Int
     /// How many change sets of one request are applied; a device sends the rest next time.
     public var maximumChangeSets: Int
+    /// Days tombstones and change set outcomes are kept (the collector forgets older ones once
+    /// an hour); `nil` keeps them for ever.
+    public var historyDays: Int?
 
     /// Rules.
     /// - Parameters:
     ///   - schema: the shared schema.
     ///   - pageRecords: about how many records one answer carries (default 5,000).
     ///   - maximumChangeSets: change sets applied per request (default 200).
+    ///   - historyDays: days tombstones and outcomes are kept (default 30; `nil`: for ever).
     ///   - permission: the permission check (default: everything allowed).
-    public init(schema: SyncSchema, pageRecords: Int = 5_000, maximumChangeSets: Int = 200, permission: @escaping Permission = { _, _ in true }) {
+    public init(
+        schema: SyncSchema, pageRecords: Int = 5_000, maximumChangeSets: Int = 200, historyDays: Int? = 30,
+        permission: @escaping Permission = { _, _ in true }
+    ) {
+        self.historyDays = historyDays.map { max(1, $0) }
         self.schema = schema
         self.permission = permission
         self.pageRecords = max(1, pageRecords)
