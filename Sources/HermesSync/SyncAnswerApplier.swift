@@ -41,7 +41,7 @@ struct SyncAnswerApplier {
         }
         for changeSet in answer.missed {
             for entry in changeSet.entries where !pending.contains(key(entry.record)) {
-                if let local = try tables.record(key(entry.record), in: db), local.revision > entry.record.revision { continue }
+                if let local = try tables.revision(of: key(entry.record), in: db), local > entry.record.revision { continue }
                 try tables.save(entry.record, in: db)
                 changed.append(key(entry.record))
                 report.received += 1

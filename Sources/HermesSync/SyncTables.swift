@@ -39,6 +39,12 @@ struct SyncTables {
         return try Row.fetchOne(db, sql: "SELECT * FROM \(quoted(type.name)) WHERE id = ?", arguments: [key.id]).map { record($0, type) }
     }
 
+    /// The revision of the local record, or `nil` when there is none.
+    func revision(of key: SyncRecordKey, in db: Database) throws -> Int64? {
+        guard let type = schema.type(named: key.type) else { return nil }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM \(quoted(type.name)) WHERE id = ?"), arguments: [key.id])
+    }
+
     /// Every local record of `type`, by id.
     func records(of type: SyncEntityType, in db: Database) throws -> [SyncRecord] {
         try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(type.name)) ORDER BY id").map { record($0, type) }
