@@ -24,7 +24,8 @@ struct SyncCursor: Hashable {
 }
 
 /// Where a page starts, decided from a device's revision and cursor and the history the server
-/// still has (the revision of the newest forgotten tombstone, `horizon`).
+/// still has (the revision of the newest forgotten tombstone, `horizon`). A device behind that
+/// history, or ahead of the server, starts a full copy over (`reset`).
 struct SyncPagePlan: Hashable {
     /// Read records written after this revision.
     var position: Int64
@@ -48,7 +49,8 @@ struct SyncPagePlan: Hashable {
             }
         } else if maxRevision == 0 {
             self.init(position: 0, floor: current, reset: false)
-        } else if maxRevision < horizon {
+        } else if maxRevision < horizon || maxRevision > current {
+            // Behind the forgotten history, or ahead of the server (its store restored from a backup).
             self.init(position: 0, floor: current, reset: true)
         } else {
             self.init(position: maxRevision, floor: nil, reset: false)

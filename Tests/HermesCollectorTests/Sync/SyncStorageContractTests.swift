@@ -113,3 +113,13 @@ struct SyncStorageContractTests {
         }
     }
 }
+
+extension SyncStorageContractTests {
+    @Test func deviceAheadOfTheServerGetsAReset() async throws {
+        for storage in try Self.stores() {
+            _ = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let ahead = try await storage.page(after: 9, cursor: nil, limit: 10)
+            #expect(ahead.reset && ahead.maxRevision == 1 && ahead.changeSets.count == 1)
+        }
+    }
+}
