@@ -215,7 +215,7 @@ let package = Package(
                 "HermesSync",
                 "HermesCollector",
                 "HermesWire",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
