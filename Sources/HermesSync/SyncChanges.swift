@@ -1,4 +1,4 @@
-public import GRDB
+import GRDB
 public import HermesWire
 
 /// The local changes of one ``SyncClient/write(_:)`` transaction: they are saved to the local
