@@ -58,22 +58,29 @@ struct SyncAnswerApplier {
     }
 
     /// An applied change set: server ids for created records (in rows, foreign keys and queued
-    /// change sets), the new revision as the base of queued changes to the same records.
+    /// change sets), the new revision as the base of queued changes to the same records. The
+    /// queue is rewritten in one pass, whatever the number of records.
     private func applyAccepted(_ outcome: SyncChangeSet, sent: SyncChangeSet, outbox: inout [SyncChangeSet], changed: inout [SyncRecordKey]) throws {
         let revision = outcome.revision ?? 0
+        let bases = Dictionary(sent.entries.map { (key($0.record), $0.record.revision) }, uniquingKeysWith: { first, _ in first })
+        var serverIDs: [SyncRecordKey: Int64] = [:]
+        var rebases: [SyncRecordKey: Int64] = [:]
         for entry in outcome.entries {
             let serverKey = key(entry.record)
             let sentKey = SyncRecordKey(type: serverKey.type, id: entry.oldID ?? serverKey.id)
-            let base = sent.entries.first { key($0.record) == sentKey }?.record.revision ?? 0
             if entry.oldID != nil {
                 try tables.rename(sentKey, to: serverKey.id, in: db)
-                outbox = outbox.map { rename(sentKey, to: serverKey.id, in: $0) }
+                serverIDs[sentKey] = serverKey.id
             }
-            outbox = outbox.map { rebase(serverKey, from: base, to: revision, in: $0) }
-            let stillPending = outbox.contains { $0.entries.contains { key($0.record) == serverKey } }
+            rebases[serverKey] = bases[sentKey] ?? 0
+        }
+        outbox = outbox.map { rewrite($0, serverIDs: serverIDs, rebases: rebases, to: revision) }
+        let pending = Set(outbox.flatMap { $0.entries.map { key($0.record) } })
+        for entry in outcome.entries {
+            let serverKey = key(entry.record)
             if entry.operation == .delete {
-                if !stillPending { try tables.delete(serverKey, in: db) }
-            } else if stillPending {
+                if !pending.contains(serverKey) { try tables.delete(serverKey, in: db) }
+            } else if pending.contains(serverKey) {
                 try tables.setRevision(revision, of: serverKey, in: db)
             } else {
                 try tables.save(entry.record, in: db)
@@ -82,28 +89,22 @@ struct SyncAnswerApplier {
         }
     }
 
-    /// `changeSet` with the temporary id of `old` replaced by `id`, in its entries and in the
-    /// foreign keys of its attributes.
-    private func rename(_ old: SyncRecordKey, to id: Int64, in changeSet: SyncChangeSet) -> SyncChangeSet {
+    /// `changeSet` with temporary ids replaced by the server's (`serverIDs`), in its entries and
+    /// in the foreign keys of its attributes; and with changes to a record of `rebases` that were
+    /// based on the revision given there now based on `revision`: this device's own change moved
+    /// the record there.
+    private func rewrite(_ changeSet: SyncChangeSet, serverIDs: [SyncRecordKey: Int64], rebases: [SyncRecordKey: Int64], to revision: Int64) -> SyncChangeSet {
         var changeSet = changeSet
-        let references = tables.schema.references(to: old.type)
         for index in changeSet.entries.indices {
             var record = changeSet.entries[index].record
-            if key(record) == old { record.id = id }
-            for reference in references where reference.type == record.type && record.attributes?[reference.attribute]?.intValue == old.id {
-                record.attributes?[reference.attribute] = .int(id)
+            if let id = serverIDs[key(record)] { record.id = id }
+            for attribute in tables.schema.type(named: record.type)?.attributes ?? [] {
+                guard let target = attribute.referencedType, let old = record.attributes?[attribute.name]?.intValue, old < 0,
+                      let id = serverIDs[SyncRecordKey(type: target, id: old)] else { continue }
+                record.attributes?[attribute.name] = .int(id)
             }
+            if rebases[key(record)] == record.revision { record.revision = revision }
             changeSet.entries[index].record = record
-        }
-        return changeSet
-    }
-
-    /// `changeSet` with changes to `record` that were based on `base` now based on `revision`:
-    /// this device's own change moved the record there.
-    private func rebase(_ record: SyncRecordKey, from base: Int64, to revision: Int64, in changeSet: SyncChangeSet) -> SyncChangeSet {
-        var changeSet = changeSet
-        for index in changeSet.entries.indices where key(changeSet.entries[index].record) == record && changeSet.entries[index].record.revision == base {
-            changeSet.entries[index].record.revision = revision
         }
         return changeSet
     }

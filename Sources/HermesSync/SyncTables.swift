@@ -69,25 +69,24 @@ struct SyncTables {
 
     func delete(_ key: SyncRecordKey, in db: Database) throws {
         guard let type = schema.type(named: key.type) else { return }
-        try db.execute(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?", arguments: [key.id])
+        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [key.id])
     }
 
     func setRevision(_ revision: Int64, of key: SyncRecordKey, in db: Database) throws {
         guard let type = schema.type(named: key.type) else { return }
-        try db.execute(sql: "UPDATE \(quoted(type.name)) SET revision = ? WHERE id = ?", arguments: [revision, key.id])
+        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET revision = ? WHERE id = ?").execute(arguments: [revision, key.id])
     }
 
     /// Gives a record created on this device its server id, in its row and in every foreign key
     /// that points to it.
     func rename(_ key: SyncRecordKey, to id: Int64, in db: Database) throws {
         guard let type = schema.type(named: key.type) else { return }
-        try db.execute(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?", arguments: [id])
-        try db.execute(sql: "UPDATE \(quoted(type.name)) SET id = ? WHERE id = ?", arguments: [id, key.id])
+        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET id = ? WHERE id = ?").execute(arguments: [id, key.id])
         for reference in schema.references(to: key.type) {
-            try db.execute(
-                sql: "UPDATE \(quoted(reference.type)) SET \(quoted(reference.attribute)) = ? WHERE \(quoted(reference.attribute)) = ?",
-                arguments: [id, key.id]
-            )
+            try db.cachedStatement(
+                sql: "UPDATE \(quoted(reference.type)) SET \(quoted(reference.attribute)) = ? WHERE \(quoted(reference.attribute)) = ?"
+            ).execute(arguments: [id, key.id])
         }
     }
 
@@ -102,9 +101,9 @@ struct SyncTables {
 
     // MARK: Outbox and state
 
-    /// The queued change sets, oldest first.
-    func outbox(in db: Database) throws -> [SyncChangeSet] {
-        try String.fetchAll(db, sql: "SELECT change_set FROM hermes_sync_outbox ORDER BY sequence").map {
+    /// The queued change sets, oldest first (at most `limit`).
+    func outbox(in db: Database, limit: Int = .max) throws -> [SyncChangeSet] {
+        try String.fetchAll(db, sql: "SELECT change_set FROM hermes_sync_outbox ORDER BY sequence LIMIT ?", arguments: [limit]).map {
             try SyncChangeSet(json: JSONValue(parsing: Array($0.utf8)))
         }
     }

@@ -14,6 +14,17 @@ struct SyncBench {
     let pushes: Int
 
     func run() async throws -> BenchReport {
+        var report = BenchReport()
+        report.add("catch_up_100k_s", try await withServer(catchUp), "a new device receives 100,000 records (s, goal ≤ 5)")
+        let push = try await withServer(self.push)
+        report.add("push_p50_ms", push.p50, "one 10-record change set, \(devices) devices pushing and receiving (ms)")
+        report.add("push_p99_ms", push.p99, "  p99 (ms, goal ≤ 25)")
+        report.add("change_sets_per_s", push.perSecond, "change sets applied per second")
+        return report
+    }
+
+    /// Runs `body` against a collector with an empty sync store in a new directory, on loopback.
+    private func withServer<T: Sendable>(_ body: (_ device: (String, Int) throws -> SyncClient) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -23,27 +34,26 @@ struct SyncBench {
             configuration: CollectorConfiguration(port: 0, appKeys: [Self.appKey], adminToken: UUID().uuidString, keyring: Keyring([])),
             storage: try SQLiteCollectorStorage.inMemory(), sync: server, logger: TortureLog.quiet
         )
+        let baseURL = URL(string: "http://127.0.0.1:\(http.port)")!
         do {
-            let report = try await measure(URL(string: "http://127.0.0.1:\(http.port)")!, directory: directory)
+            let result = try await body { id, maximumChangeSets in
+                try SyncClient(
+                    path: directory.appendingPathComponent("\(id).sqlite").path, clientID: id, schema: SyncTortureSchema.schema,
+                    transport: HTTPSyncTransport(baseURL: baseURL, appKey: Self.appKey), maximumChangeSets: maximumChangeSets
+                )
+            }
             try await http.shutdown()
-            return report
+            return result
         } catch {
             try? await http.shutdown()
             throw error
         }
     }
 
-    private func measure(_ baseURL: URL, directory: URL) async throws -> BenchReport {
-        func device(_ id: String, maximumChangeSets: Int = 100) throws -> SyncClient {
-            try SyncClient(
-                path: directory.appendingPathComponent("\(id).sqlite").path, clientID: id, schema: SyncTortureSchema.schema,
-                transport: HTTPSyncTransport(baseURL: baseURL, appKey: Self.appKey), maximumChangeSets: maximumChangeSets
-            )
-        }
-        var report = BenchReport()
-
-        // Catch-up: one device writes the records (1,000 per change set), a new one receives them.
-        let writer = try device("writer", maximumChangeSets: 2)
+    /// One device writes the records (1,000 per change set); a new one receives them.
+    /// - Returns: the new device's seconds, scaled to 100,000 records.
+    private func catchUp(_ device: (String, Int) throws -> SyncClient) async throws -> Double {
+        let writer = try device("writer", 2)
         for batch in stride(from: 0, to: records, by: 1_000) {
             try writer.write { changes in
                 for index in batch..<min(records, batch + 1_000) {
@@ -52,19 +62,21 @@ struct SyncBench {
             }
         }
         try await writer.sync()
-        let reader = try device("reader")
-        let clock = ContinuousClock()
-        let catchUp = try await clock.measure { _ = try await reader.sync() }
+        let reader = try device("reader", 100)
+        let elapsed = try await ContinuousClock().measure { _ = try await reader.sync() }
         guard try reader.records("notes").count == records else { throw RunFailure("the new device did not receive every record") }
-        report.add("catch_up_100k_s", catchUp.seconds * 100_000 / Double(records), "a new device receives 100,000 records (s, goal ≤ 5)")
+        return elapsed.seconds * 100_000 / Double(records)
+    }
 
-        // Push: each device saves a 10-record change set and syncs it, `pushes` times, all at once.
-        let clients = try (0..<devices).map { try device("pusher-\($0)") }
-        for client in clients { try await client.sync() }
+    /// Each device saves a 10-record change set and syncs it (receiving the others' change sets),
+    /// `pushes` times, all devices at once.
+    private func push(_ device: (String, Int) throws -> SyncClient) async throws -> (p50: Double, p99: Double, perSecond: Double) {
+        let clients = try (0..<devices).map { try device("pusher-\($0)", 100) }
+        let clock = ContinuousClock()
         let started = clock.now
         let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
             for client in clients {
-                group.addTask {
+                group.addTask { [pushes] in
                     var latencies: [Duration] = []
                     for push in 0..<pushes {
                         try client.write { changes in
@@ -78,9 +90,9 @@ struct SyncBench {
             return try await group.reduce(into: [Duration]()) { $0 += $1 }
         }.sorted()
         let wall = started.duration(to: clock.now)
-        report.add("push_p50_ms", percentile(0.5, ofSorted: latencies).seconds * 1_000, "one 10-record change set, \(devices) devices pushing (ms)")
-        report.add("push_p99_ms", percentile(0.99, ofSorted: latencies).seconds * 1_000, "  p99 (ms, goal ≤ 25)")
-        report.add("change_sets_per_s", Double(latencies.count) / wall.seconds, "change sets applied per second")
-        return report
+        return (
+            percentile(0.5, ofSorted: latencies).seconds * 1_000, percentile(0.99, ofSorted: latencies).seconds * 1_000,
+            Double(latencies.count) / wall.seconds
+        )
     }
 }
