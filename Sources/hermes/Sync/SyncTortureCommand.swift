@@ -39,7 +39,7 @@ struct SyncTortureCommand: AsyncParsableCommand {
         try await options.report("sync torture") { seed in
             let outcome = try await SyncTorture(devices: devices, seconds: seconds, seed: seed, processes: processes, executable: executable).run()
             var report = BenchReport()
-            report.add("devices", Double(outcome.devices), "devices (\(processes) as processes, killed \(outcome.kills) times)")
+            report.add("devices", Double(outcome.devices), "devices (\(processes) as processes, killed \(outcome.kills) times; \(outcome.droppedAnswers) answers lost)")
             report.add("changes", Double(outcome.changes), "change sets the devices saved")
             report.add("conflicts", Double(outcome.conflicts), "change sets refused (must be at least 1)")
             report.add("diverged", Double(outcome.diverged), "devices whose rows differ from the server's (must be 0)")
