@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Hermes", targets: ["Hermes"]),
         .library(name: "HermesLogging", targets: ["HermesLogging"]),
         .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
+        .library(name: "HermesSync", targets: ["HermesSync"]),
         .library(name: "HermesCollector", targets: ["HermesCollector"]),
         .library(name: "HermesCollectorPostgres", targets: ["HermesCollectorPostgres"]),
         .executable(name: "hermes", targets: ["hermes"]),
@@ -88,6 +89,14 @@ let package = Package(
                 "HermesWire",
             ]
         ),
+        // Record sync on a device: the shared data set in SQLite, offline writes, /v1/sync. No NIO.
+        .target(
+            name: "HermesSync",
+            dependencies: [
+                "HermesWire",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         .target(
             name: "HermesCollector",
             dependencies: [
@@ -151,6 +160,7 @@ let package = Package(
                 "HermesCollector",
                 "HermesCollectorPostgres",
                 "HermesLogging",
+                "HermesSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -214,6 +224,15 @@ let package = Package(
                 "HermesWire",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HermesSyncTests",
+            dependencies: [
+                "HermesSync",
+                "HermesCollector",
+                "HermesWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -29,6 +29,7 @@ import ServiceLifecycle
 /// - Parameters:
 ///   - configuration: where to listen, the app keys, the admin token and the keys.
 ///   - storage: where records and the configuration document live.
+///   - sync: record sync (`POST /v1/sync`, behind the app key), or `nil` to serve none.
 ///   - metrics: the counters `GET /metrics` serves; pass your own to read them in process.
 ///   - logger: where the collector logs; it never logs keys, tokens or record contents.
 ///   - onServerRunning: called with the bound port once the server listens.
@@ -37,6 +38,7 @@ import ServiceLifecycle
 public func buildApplication(
     configuration: CollectorConfiguration,
     storage: some CollectorStorage,
+    sync: SyncServer? = nil,
     metrics: CollectorMetrics = CollectorMetrics(),
     logger: Logger,
     onServerRunning: @escaping @Sendable (_ port: Int) async -> Void = { _ in }
@@ -62,9 +64,15 @@ public func buildApplication(
         metrics: metrics,
         logger: logger
     ).register(on: apps)
+    if let sync {
+        SyncRoutes(server: sync, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: apps)
+    }
     var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
+    }
+    if let sync, let days = sync.rules.historyDays {
+        services.append(SyncHistoryService(storage: sync.storage, days: days, logger: logger))
     }
     return Application(
         router: router,

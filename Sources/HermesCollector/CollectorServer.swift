@@ -36,6 +36,7 @@ public final class CollectorServer: Sendable {
     /// - Parameters:
     ///   - configuration: where to listen (port 0 for any free port), keys and tokens.
     ///   - storage: where records and the configuration document live.
+    ///   - sync: record sync (`POST /v1/sync`), or `nil` to serve none.
     ///   - metrics: the counters to update and serve.
     ///   - logger: where the collector logs.
     ///   - stopsOnSignals: whether SIGINT and SIGTERM shut the server down gracefully.
@@ -45,13 +46,14 @@ public final class CollectorServer: Sendable {
     public static func start(
         configuration: CollectorConfiguration,
         storage: some CollectorStorage,
+        sync: SyncServer? = nil,
         metrics: CollectorMetrics = CollectorMetrics(),
         logger: Logger,
         stopsOnSignals: Bool = false
     ) async throws -> CollectorServer {
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let app = try await buildApplication(
-            configuration: configuration, storage: storage, metrics: metrics, logger: logger,
+            configuration: configuration, storage: storage, sync: sync, metrics: metrics, logger: logger,
             onServerRunning: { port in
                 portContinuation.yield(port)
                 portContinuation.finish()

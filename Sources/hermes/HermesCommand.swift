@@ -6,6 +6,6 @@ struct HermesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hermes",
         abstract: "Hermes: durable, encrypted data reporting for Swift apps, and its collector.",
-        subcommands: [BenchCommand.self, CollectorCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self, KeysCommand.self, TortureCommand.self]
+        subcommands: [BenchCommand.self, CollectorCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self, KeysCommand.self, SyncCommand.self, TortureCommand.self]
     )
 }

@@ -19,13 +19,7 @@ package struct RetentionService: Service {
     }
 
     package func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await pass(now: Int64((Date().timeIntervalSince1970 * 1000).rounded()))
-                try? await Task.sleep(for: interval)
-            }
-        }
-        try? await gracefulShutdown()
+        await runPeriodically(every: interval) { await pass(now: $0) }
     }
 
     /// One pass: removes what is older than the retention at `now` (milliseconds since 1970).

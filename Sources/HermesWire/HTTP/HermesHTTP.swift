@@ -22,6 +22,8 @@ public enum HermesPath: Sendable {
     public static let uploadPayload = "/v1/upload/payload"
     /// `GET`: stored events, filtered by namespace, type and time.
     public static let events = "/v1/events"
+    /// Record sync: a device's change sets in, its outcomes and missed change sets out.
+    public static let sync = "/v1/sync"
 
     /// The upload path for a packet kind.
     public static func upload(_ kind: PacketKind) -> String {

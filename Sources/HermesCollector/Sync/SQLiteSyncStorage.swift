@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+public import HermesWire
+
+/// The collector's default store of record sync: one SQLite database through GRDB.
+///
+/// Every change set is applied inside GRDB's single writer, so revisions are assigned and
+/// committed one after the other (a reader never sees revision *n* without every revision below
+/// it). A file opens as a WAL `DatabasePool`: catch-up pages are read from snapshots while the
+/// writer works.
+///
+/// Tables: `sync_records(type, id, revision, created, attributes, deleted_at)` (a tombstone has no
+/// attributes), indexed on `revision`; `sync_references(target_type, target_id, type, id)`, the
+/// foreign keys, to refuse deleting a referenced record; `sync_outcomes(client_id, sequence,
+/// revision, outcome, received_at)`; `sync_state(revision, next_id, horizon)`.
+///
+/// ```swift
+/// let storage = try SQLiteSyncStorage(path: "/var/lib/hermes/sync.sqlite")
+/// ```
+public struct SQLiteSyncStorage: SyncStorage {
+    /// The database (internal so that tests can reach it).
+    let writer: any DatabaseWriter
+
+    /// Opens (or creates) the database file at `path`.
+    /// - Parameter path: the SQLite file; its directory must exist.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the file cannot be opened or migrated.
+    public init(path: String) throws(CollectorError) {
+        try self.init(opening: "the sync database file") { try DatabasePool(path: path) }
+    }
+
+    /// A store in memory, private to this value and gone with it: for tests.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if SQLite cannot open it.
+    public static func inMemory() throws(CollectorError) -> SQLiteSyncStorage {
+        try SQLiteSyncStorage(opening: "an in-memory sync database") { try DatabaseQueue() }
+    }
+
+    private init(opening what: String, _ open: () throws -> any DatabaseWriter) throws(CollectorError) {
+        do {
+            writer = try open()
+            try Self.migrator.migrate(writer)
+        } catch {
+            throw CollectorError(.storageFailed, "could not open \(what): \(describeStorageError(error))", underlying: error)
+        }
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("sync-v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_records(
+                    type TEXT NOT NULL, id INTEGER NOT NULL, revision INTEGER NOT NULL, created INTEGER NOT NULL,
+                    attributes TEXT, deleted_at INTEGER, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                CREATE INDEX sync_records_revision ON sync_records(revision);
+                CREATE TABLE sync_references(
+                    target_type TEXT NOT NULL, target_id INTEGER NOT NULL, type TEXT NOT NULL, id INTEGER NOT NULL,
+                    PRIMARY KEY (target_type, target_id, type, id)) WITHOUT ROWID;
+                CREATE INDEX sync_references_source ON sync_references(type, id);
+                CREATE TABLE sync_outcomes(
+                    client_id TEXT NOT NULL, sequence INTEGER NOT NULL, revision INTEGER, outcome TEXT NOT NULL,
+                    received_at INTEGER NOT NULL, PRIMARY KEY (client_id, sequence)) WITHOUT ROWID;
+                CREATE TABLE sync_state(
+                    id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL, next_id INTEGER NOT NULL,
+                    horizon INTEGER NOT NULL);
+                INSERT INTO sync_state(id, revision, next_id, horizon) VALUES (1, 0, 1, 0);
+                """)
+        }
+        return migrator
+    }
+
+    public func apply(
+        _ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64
+    ) async throws(CollectorError) -> SyncChangeSet {
+        try await withStorageErrors("apply the change set") {
+            try await writer.write { db in
+                try SQLiteSyncApplier(db: db, rules: rules, clientID: clientID, now: now).apply(changeSet, schemaVersion: schemaVersion)
+            }
+        }
+    }
+
+    public func page(after maxRevision: Int64, cursor: String?, limit: Int) async throws(CollectorError) -> SyncAnswer {
+        try await withStorageErrors("read the missed change sets") {
+            try await writer.read { db in
+                let state = try Row.fetchOne(db, sql: "SELECT revision, horizon FROM sync_state WHERE id = 1")!
+                let current: Int64 = state["revision"]
+                let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state["horizon"], current: current)
+                let end = try Int64.fetchOne(
+                    db,
+                    sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?",
+                    arguments: [plan.position, max(0, limit - 1)]
+                ) ?? current
+                // Tombstones too, even in a full copy: the device may hold a record from its own
+                // change set answered in the same exchange, deleted since.
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT type, id, revision, created, attributes FROM sync_records
+                    WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
+                    """, arguments: [plan.position, end])
+                var changeSets: [SyncChangeSet] = []
+                while let row = try rows.next() {
+                    let record = try Self.record(row)
+                    let created: Int64 = row["created"]
+                    let operation: SyncChangeSet.Operation = record.isDeleted ? .delete : (created == record.revision ? .create : .update)
+                    if changeSets.last?.revision != record.revision { changeSets.append(SyncChangeSet(revision: record.revision, entries: [])) }
+                    changeSets[changeSets.count - 1].entries.append(.init(operation, record))
+                }
+                let finish = plan.finish(end: end, current: current)
+                return SyncAnswer(
+                    maxRevision: finish.maxRevision, hasMore: finish.hasMore, reset: plan.reset, cursor: finish.cursor, changeSets: changeSets
+                )
+            }
+        }
+    }
+
+    public func pruneHistory(before cutoff: Int64) async throws(CollectorError) -> Int {
+        try await withStorageErrors("forget old tombstones") {
+            try await writer.write { db in
+                let newest = try Int64.fetchOne(
+                    db, sql: "SELECT MAX(revision) FROM sync_records WHERE deleted_at IS NOT NULL AND deleted_at < ?", arguments: [cutoff]
+                )
+                try db.execute(sql: "DELETE FROM sync_records WHERE deleted_at IS NOT NULL AND deleted_at < ?", arguments: [cutoff])
+                let removed = db.changesCount
+                if let newest {
+                    try db.execute(sql: "UPDATE sync_state SET horizon = MAX(horizon, ?) WHERE id = 1", arguments: [newest])
+                }
+                // Each device's last outcome stays: it tells a sequence sent again from one never seen.
+                try db.execute(sql: """
+                    DELETE FROM sync_outcomes WHERE received_at < ?
+                    AND (client_id, sequence) NOT IN (SELECT client_id, MAX(sequence) FROM sync_outcomes GROUP BY client_id)
+                    """, arguments: [cutoff])
+                return removed
+            }
+        }
+    }
+
+    public func liveRecords() async throws(CollectorError) -> [SyncRecord] {
+        try await withStorageErrors("read the records") {
+            try await writer.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT type, id, revision, attributes FROM sync_records WHERE attributes IS NOT NULL ORDER BY type, id"
+                ).map(Self.record)
+            }
+        }
+    }
+
+    /// A record from a row of `sync_records` (`type`, `id`, `revision`, `attributes`).
+    static func record(_ row: Row) throws -> SyncRecord {
+        let text: String? = row["attributes"]
+        return SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], attributes: try text.map(decodeAttributes))
+    }
+
+    /// Attributes stored as a JSON object's text.
+    static func decodeAttributes(_ text: String) throws -> [String: JSONValue] {
+        try JSONValue(parsing: Array(text.utf8)).objectValue ?? [:]
+    }
+}
+
+extension SQLiteSyncStorage {
+    /// Every recorded outcome as (client, sequence, applied): for the sync torture's audit.
+    package func outcomes() async throws(CollectorError) -> [(clientID: String, sequence: Int64, applied: Bool)] {
+        try await withStorageErrors("read the outcomes") {
+            try await writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT client_id, sequence, revision IS NOT NULL AS applied FROM sync_outcomes ORDER BY client_id, sequence")
+                    .map { (clientID: $0["client_id"], sequence: $0["sequence"], applied: $0["applied"]) }
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Hummingbird
+import HermesWire
+import Logging
+
+/// `POST /v1/sync`, behind the app key check (``AuthenticationMiddleware``): reads a
+/// ``SyncRequest``, answers a ``SyncAnswer`` (see docs/sync.md). A body that is not a valid
+/// request is refused with 400 and nothing is applied.
+struct SyncRoutes {
+    let server: SyncServer
+    let maxBodyBytes: Int
+    let logger: Logger
+
+    func register(on router: some RouterMethods<BasicRequestContext>) {
+        router.post(RouterPath(stringLiteral: HermesPath.sync)) { request, _ in
+            try await sync(request)
+        }
+    }
+
+    private func sync(_ request: Request) async throws -> Response {
+        let body = try await request.bodyBytes(upTo: maxBodyBytes)
+        let syncRequest: SyncRequest
+        do throws(HermesWireError) {
+            syncRequest = try SyncRequest(jsonBytes: body)
+        } catch {
+            throw CollectorError(error)
+        }
+        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let answer = try await server.answer(syncRequest, now: now)
+        let conflicts = answer.outcomes.filter { $0.conflict == true }.count
+        logger.debug("sync answered", metadata: [
+            "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",
+            "max_revision": "\(answer.maxRevision)", "has_more": "\(answer.hasMore)",
+        ])
+        return try .json(answer.json)
+    }
+}

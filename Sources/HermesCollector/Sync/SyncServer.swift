@@ -1,0 +1,47 @@
+public import HermesWire
+
+/// Answers record sync requests: applies a device's change sets one by one, each in its own
+/// transaction, then adds a page of what the device missed.
+///
+/// Used by the `POST /v1/sync` route; call ``answer(_:now:)`` directly to run sync in process.
+///
+/// ```swift
+/// let server = SyncServer(storage: try SQLiteSyncStorage(path: path), rules: SyncRules(schema: schema))
+/// let answer = try await server.answer(request, now: nowMilliseconds)
+/// ```
+public struct SyncServer: Sendable {
+    /// Where the data set lives.
+    public let storage: any SyncStorage
+    /// The schema, the permission check and the page size.
+    public let rules: SyncRules
+
+    /// A server over `storage` enforcing `rules`.
+    public init(storage: any SyncStorage, rules: SyncRules) {
+        self.storage = storage
+        self.rules = rules
+    }
+
+    /// The answer to `request`: the outcome of each of its change sets (at most
+    /// ``SyncRules/maximumChangeSets``), then one page of missed change sets.
+    /// - Parameters:
+    ///   - request: the device's request.
+    ///   - now: milliseconds since 1970.
+    /// - Returns: the answer.
+    /// - Throws: ``CollectorError`` `missingField` when a change set has no positive `sequence`
+    ///   (nothing is applied); `storageFailed` if the database fails (the change sets applied
+    ///   before stay applied, and are answered again from their recorded outcome).
+    public func answer(_ request: SyncRequest, now: Int64) async throws(CollectorError) -> SyncAnswer {
+        guard request.changeSets.allSatisfy({ ($0.sequence ?? 0) > 0 }) else {
+            throw CollectorError(.packet(.missingField), "every change set needs a positive sequence")
+        }
+        var outcomes: [SyncChangeSet] = []
+        for changeSet in request.changeSets.prefix(rules.maximumChangeSets) {
+            outcomes.append(try await storage.apply(
+                changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now
+            ))
+        }
+        var answer = try await storage.page(after: request.maxRevision, cursor: request.cursor, limit: rules.pageRecords)
+        answer.changeSets = outcomes + answer.changeSets
+        return answer
+    }
+}

@@ -1,0 +1,177 @@
+public import GRDB
+public import HermesWire
+import Synchronization
+
+/// A device's side of record sync: the whole shared data set in a local SQLite database, local
+/// writes that work offline, and ``sync()`` to exchange changes with the server.
+///
+/// - A ``write(_:)`` saves its changes and queues them as one change set in the same
+///   transaction: a queued change survives the app being killed.
+/// - ``sync()`` sends the queued change sets (one request in flight), applies each answer in one
+///   transaction (server ids, missed change sets, conflicts, and the new revision last), and asks
+///   again while the server has more.
+/// - ``events`` tells the app what changed and which of its changes were refused.
+///
+/// ```swift
+/// let client = try SyncClient(path: path, clientID: "ipad-7", schema: schema, transport: transport)
+/// try client.write { changes in try changes.create("teams", ["name": "Blue"]) }
+/// let report = try await client.sync()
+/// ```
+public final class SyncClient: Sendable {
+    /// The local database (the app may read it; write through ``write(_:)`` only).
+    public let database: any DatabaseWriter
+    /// The shared schema.
+    public let schema: SyncSchema
+    /// Changes and conflicts, as they are applied. Finishes with ``close()``.
+    public let events: AsyncStream<SyncEvent>
+
+    private let clientID: String
+    private let transport: any SyncTransport
+    private let maximumChangeSets: Int
+    private let tables: SyncTables
+    private let continuation: AsyncStream<SyncEvent>.Continuation
+    private let inFlight = Mutex(false)
+
+    /// Opens (or creates) a device's data set.
+    /// - Parameters:
+    ///   - path: the SQLite file, or `nil` for a database in memory (tests).
+    ///   - clientID: the device's stable id, unique among devices.
+    ///   - schema: the shared schema (the same value as the server's).
+    ///   - transport: how requests reach the server.
+    ///   - maximumChangeSets: at most this many change sets per request.
+    /// - Throws: ``SyncError/Code/storageFailed`` if the database cannot be opened.
+    public init(path: String?, clientID: String, schema: SyncSchema, transport: any SyncTransport, maximumChangeSets: Int = 100) throws(SyncError) {
+        let tables = SyncTables(schema: schema)
+        database = try storage {
+            let database: any DatabaseWriter = if let path { try DatabasePool(path: path) } else { try DatabaseQueue() }
+            try database.write { try tables.create(in: $0, clientID: clientID) }
+            return database
+        }
+        self.schema = schema
+        self.clientID = clientID
+        self.transport = transport
+        self.maximumChangeSets = max(1, maximumChangeSets)
+        self.tables = tables
+        (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(10_000))
+    }
+
+    /// Makes local changes and queues them as one change set, in one transaction.
+    /// - Parameter body: the changes; throwing rolls them all back.
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or ``SyncError/Code/storageFailed``.
+    @discardableResult
+    public func write<T>(_ body: (inout SyncChanges) throws -> T) throws -> T {
+        try database.write { db in
+            var changes = SyncChanges(db: db, tables: tables)
+            let result = try body(&changes)
+            if !changes.entries.isEmpty {
+                let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
+                try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
+                try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)
+            }
+            return result
+        }
+    }
+
+    /// Exchanges changes with the server until nothing is queued and nothing is missed (at most
+    /// `maximumExchanges` requests).
+    /// - Returns: what was applied and refused.
+    /// - Throws: ``SyncError/Code/busy`` if a sync is in flight; ``SyncError/Code/transportFailed``
+    ///   or ``SyncError/Code/invalidAnswer`` (the answers applied before stay applied).
+    @discardableResult
+    public func sync(maximumExchanges: Int = 10_000) async throws(SyncError) -> SyncReport {
+        guard inFlight.withLock({ busy in
+            defer { busy = true }
+            return !busy
+        }) else { throw SyncError(.busy, "a sync is in flight; wait for it") }
+        defer { inFlight.withLock { $0 = false } }
+        var report = SyncReport()
+        for _ in 0..<max(1, maximumExchanges) {
+            let request = try storage { try database.read { try nextRequest($0) } }
+            let bytes: [UInt8]
+            do {
+                bytes = try await transport.exchange(try request.json.jsonBytes())
+            } catch {
+                throw SyncError(.transportFailed, "the sync request failed: \(error)", underlying: error)
+            }
+            let answer: SyncAnswer
+            do throws(HermesWireError) {
+                answer = try SyncAnswer(jsonBytes: bytes)
+            } catch {
+                throw SyncError(.invalidAnswer, "the server's answer could not be read: \(error.message)", underlying: error)
+            }
+            let (round, changed, queued) = try storage {
+                try database.write { db in
+                    let (round, changed) = try SyncAnswerApplier(db: db, tables: tables).apply(answer)
+                    return (round, changed, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM hermes_sync_outbox")!)
+                }
+            }
+            report.exchanges += 1
+            report.applied += round.applied
+            report.conflicts += round.conflicts
+            report.received += round.received
+            report.maxRevision = round.maxRevision
+            report.reset = report.reset || round.reset
+            if round.reset { continuation.yield(.reset) }
+            for conflict in round.conflicts { continuation.yield(.conflict(conflict)) }
+            if !changed.isEmpty { continuation.yield(.changed(changed)) }
+            if !answer.hasMore && (queued == 0 || request.changeSets.isEmpty) { break }
+        }
+        return report
+    }
+
+    /// The next request: the state, and the oldest queued change sets up to the first that touches
+    /// a record an earlier one in the request touches (it waits for the server's ids and revisions).
+    private func nextRequest(_ db: Database) throws -> SyncRequest {
+        let state = try tables.state(in: db)
+        var touched = Set<SyncRecordKey>()
+        var changeSets: [SyncChangeSet] = []
+        for changeSet in try tables.outbox(in: db, limit: maximumChangeSets) {
+            let keys = changeSet.entries.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) }
+                + changeSet.entries.flatMap { schema.references(of: $0.record).filter { $0.id < 0 } }
+            let own = Set(changeSet.entries.filter { $0.operation == .create }.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) })
+            if keys.contains(where: { touched.contains($0) && !own.contains($0) }) { break }
+            touched.formUnion(keys)
+            changeSets.append(changeSet)
+        }
+        return SyncRequest(
+            clientID: clientID, schemaVersion: schema.version, maxRevision: state["max_revision"], cursor: state["cursor"], changeSets: changeSets
+        )
+    }
+
+    /// Every local record of `type`, by id.
+    /// - Throws: ``SyncError/Code/invalidChange`` for a type not in the schema, or ``SyncError/Code/storageFailed``.
+    public func records(_ type: String) throws(SyncError) -> [SyncRecord] {
+        guard let entityType = schema.type(named: type) else { throw SyncError(.invalidChange, "the schema has no type \(type)") }
+        return try storage { try database.read { try tables.records(of: entityType, in: $0) } }
+    }
+
+    /// The local record, or `nil`.
+    /// - Throws: ``SyncError/Code/storageFailed``.
+    public func record(_ type: String, id: Int64) throws(SyncError) -> SyncRecord? {
+        try storage { try database.read { try tables.record(SyncRecordKey(type: type, id: id), in: $0) } }
+    }
+
+    /// The last revision stored with its changes.
+    /// - Throws: ``SyncError/Code/storageFailed``.
+    public func maxRevision() throws(SyncError) -> Int64 {
+        try storage { try database.read { try tables.state(in: $0)["max_revision"] } }
+    }
+
+    /// How many change sets wait to be sent.
+    /// - Throws: ``SyncError/Code/storageFailed``.
+    public func queuedChangeSets() throws(SyncError) -> Int {
+        try storage { try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM hermes_sync_outbox")! } }
+    }
+
+    /// The sequence the next queued change set gets (one more than the last queued).
+    /// - Throws: ``SyncError/Code/storageFailed``.
+    public func nextSequence() throws(SyncError) -> Int64 {
+        try storage { try database.read { try tables.state(in: $0)["next_sequence"] } }
+    }
+
+    /// Finishes ``events``.
+    public func close() {
+        continuation.finish()
+    }
+}

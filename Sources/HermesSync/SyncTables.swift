@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import HermesWire
+
+/// The local tables of a device: one per schema type (`id`, `revision`, one column per
+/// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)`, and
+/// `hermes_sync_state(client_id, max_revision, cursor, next_temporary_id, next_sequence)`.
+///
+/// Every function runs inside the caller's transaction.
+struct SyncTables {
+    let schema: SyncSchema
+
+    /// Creates the tables that are missing.
+    func create(in db: Database, clientID: String) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS hermes_sync_outbox(sequence INTEGER PRIMARY KEY, change_set TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS hermes_sync_state(
+                id INTEGER PRIMARY KEY CHECK (id = 1), client_id TEXT NOT NULL, max_revision INTEGER NOT NULL,
+                cursor TEXT, next_temporary_id INTEGER NOT NULL, next_sequence INTEGER NOT NULL);
+            """)
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO hermes_sync_state(id, client_id, max_revision, next_temporary_id, next_sequence) VALUES (1, ?, 0, -1, 1)",
+            arguments: [clientID]
+        )
+        for type in schema.types {
+            let columns = type.attributes.map { "\(quoted($0.name)) \(Self.affinity($0.kind))" }
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoted(type.name))(id INTEGER PRIMARY KEY, revision INTEGER NOT NULL\(columns.map { ", " + $0 }.joined()))")
+            for attribute in type.attributes where attribute.referencedType != nil {
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoted("\(type.name)_\(attribute.name)")) ON \(quoted(type.name))(\(quoted(attribute.name)))")
+            }
+        }
+    }
+
+    // MARK: Records
+
+    /// The local record, or `nil`.
+    func record(_ key: SyncRecordKey, in db: Database) throws -> SyncRecord? {
+        guard let type = schema.type(named: key.type) else { return nil }
+        return try Row.fetchOne(db, sql: "SELECT * FROM \(quoted(type.name)) WHERE id = ?", arguments: [key.id]).map { record($0, type) }
+    }
+
+    /// The revision of the local record, or `nil` when there is none.
+    func revision(of key: SyncRecordKey, in db: Database) throws -> Int64? {
+        guard let type = schema.type(named: key.type) else { return nil }
+        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM \(quoted(type.name)) WHERE id = ?"), arguments: [key.id])
+    }
+
+    /// Every local record of `type`, by id.
+    func records(of type: SyncEntityType, in db: Database) throws -> [SyncRecord] {
+        try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(type.name)) ORDER BY id").map { record($0, type) }
+    }
+
+    /// Inserts or replaces a record (a tombstone deletes it). Records of unknown types are ignored.
+    func save(_ record: SyncRecord, in db: Database) throws {
+        guard let type = schema.type(named: record.type) else { return }
+        guard let attributes = record.attributes else {
+            try delete(SyncRecordKey(type: record.type, id: record.id), in: db)
+            return
+        }
+        let names = type.attributes.map { quoted($0.name) }
+        let statement = try db.cachedStatement(sql: """
+            INSERT OR REPLACE INTO \(quoted(type.name))(id, revision\(names.map { ", " + $0 }.joined()))
+            VALUES (?, ?\(String(repeating: ", ?", count: names.count)))
+            """)
+        var values: [(any DatabaseValueConvertible)?] = [record.id, record.revision]
+        for attribute in type.attributes { values.append(Self.databaseValue(attributes[attribute.name] ?? .null)) }
+        try statement.execute(arguments: StatementArguments(values))
+    }
+
+    func delete(_ key: SyncRecordKey, in db: Database) throws {
+        guard let type = schema.type(named: key.type) else { return }
+        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [key.id])
+    }
+
+    func setRevision(_ revision: Int64, of key: SyncRecordKey, in db: Database) throws {
+        guard let type = schema.type(named: key.type) else { return }
+        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET revision = ? WHERE id = ?").execute(arguments: [revision, key.id])
+    }
+
+    /// Gives a record created on this device its server id, in its row and in every foreign key
+    /// that points to it.
+    func rename(_ key: SyncRecordKey, to id: Int64, in db: Database) throws {
+        guard let type = schema.type(named: key.type) else { return }
+        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET id = ? WHERE id = ?").execute(arguments: [id, key.id])
+        for reference in schema.references(to: key.type) {
+            try db.cachedStatement(
+                sql: "UPDATE \(quoted(reference.type)) SET \(quoted(reference.attribute)) = ? WHERE \(quoted(reference.attribute)) = ?"
+            ).execute(arguments: [id, key.id])
+        }
+    }
+
+    /// Drops every record with a server id except `keeping`: the start of a full copy.
+    func dropServerRecords(keeping: Set<SyncRecordKey>, in db: Database) throws {
+        for type in schema.types {
+            // Integers only: safe to spell out in the statement.
+            let kept = keeping.filter { $0.type == type.name && $0.id > 0 }.map { String($0.id) }.joined(separator: ",")
+            try db.execute(sql: "DELETE FROM \(quoted(type.name)) WHERE id > 0 AND id NOT IN (\(kept))")
+        }
+    }
+
+    // MARK: Outbox and state
+
+    /// The queued change sets, oldest first (at most `limit`).
+    func outbox(in db: Database, limit: Int = .max) throws -> [SyncChangeSet] {
+        try String.fetchAll(db, sql: "SELECT change_set FROM hermes_sync_outbox ORDER BY sequence LIMIT ?", arguments: [limit]).map {
+            try SyncChangeSet(json: JSONValue(parsing: Array($0.utf8)))
+        }
+    }
+
+    func enqueue(_ changeSet: SyncChangeSet, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO hermes_sync_outbox(sequence, change_set) VALUES (?, ?)",
+            arguments: [changeSet.sequence, try changeSet.json.jsonString()]
+        )
+    }
+
+    func replaceOutbox(with changeSets: [SyncChangeSet], in db: Database) throws {
+        try db.execute(sql: "DELETE FROM hermes_sync_outbox")
+        for changeSet in changeSets { try enqueue(changeSet, in: db) }
+    }
+
+    func state(in db: Database) throws -> Row {
+        try Row.fetchOne(db, sql: "SELECT * FROM hermes_sync_state WHERE id = 1")!
+    }
+
+    // MARK: Values
+
+    private func record(_ row: Row, _ type: SyncEntityType) -> SyncRecord {
+        // A `null` attribute is an absent one, as on the server.
+        var attributes: [String: JSONValue] = [:]
+        for attribute in type.attributes {
+            let value = Self.jsonValue(row[attribute.name] as DatabaseValue, attribute.kind)
+            if value != .null { attributes[attribute.name] = value }
+        }
+        return SyncRecord(type: type.name, id: row["id"], revision: row["revision"], attributes: attributes)
+    }
+
+    static func databaseValue(_ value: JSONValue) -> (any DatabaseValueConvertible)? {
+        switch value {
+        case .null, .array, .object: nil
+        case .bool(let bool): bool
+        case .int(let int): int
+        case .double(let double): double
+        case .string(let string): string
+        }
+    }
+
+    static func jsonValue(_ value: DatabaseValue, _ kind: SyncAttribute.Kind) -> JSONValue {
+        if value.isNull { return .null }
+        switch kind {
+        case .string: return String.fromDatabaseValue(value).map(JSONValue.string) ?? .null
+        case .bool: return Bool.fromDatabaseValue(value).map(JSONValue.bool) ?? .null
+        case .double: return Double.fromDatabaseValue(value).map(JSONValue.double) ?? .null
+        case .integer, .reference: return Int64.fromDatabaseValue(value).map(JSONValue.int) ?? .null
+        }
+    }
+
+    static func affinity(_ kind: SyncAttribute.Kind) -> String {
+        switch kind {
+        case .string: "TEXT"
+        case .double: "REAL"
+        case .integer, .reference, .bool: "INTEGER"
+        }
+    }
+
+    private func quoted(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

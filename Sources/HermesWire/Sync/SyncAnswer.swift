@@ -1,0 +1,63 @@
+/// What `POST /v1/sync` answers: first the outcome of each change set the device sent (in its
+/// order, with `sequence` and `conflict`), then one page of the change sets the device missed, by
+/// revision.
+///
+/// The device applies the whole answer and stores ``maxRevision`` and ``cursor`` in one
+/// transaction; while ``hasMore`` is true it asks again at once for the next page.
+///
+/// ```json
+/// {"maxRevision":1001,"hasMore":false,"reset":false,"changeSets":[…]}
+/// ```
+public struct SyncAnswer: Sendable, Hashable {
+    /// The revision the device is at once it stored this answer.
+    public var maxRevision: Int64
+    /// Whether more missed change sets wait: ask again with the new ``maxRevision``.
+    public var hasMore: Bool
+    /// The device's revision was older than the history the server keeps: it must drop its copy of
+    /// the data set (keeping its unsent changes) before storing this answer, the first page of a
+    /// full copy.
+    public var reset: Bool
+    /// Where a full copy stands, to send back with the next request; `nil` when there is none.
+    public var cursor: String?
+    /// The outcomes of the device's change sets, then the missed change sets.
+    public var changeSets: [SyncChangeSet]
+
+    /// An answer.
+    public init(maxRevision: Int64, hasMore: Bool = false, reset: Bool = false, cursor: String? = nil, changeSets: [SyncChangeSet]) {
+        self.maxRevision = maxRevision
+        self.hasMore = hasMore
+        self.reset = reset
+        self.cursor = cursor
+        self.changeSets = changeSets
+    }
+
+    /// The outcomes of the device's own change sets (those with a `sequence`).
+    public var outcomes: [SyncChangeSet] { changeSets.filter { $0.sequence != nil } }
+    /// The change sets the device missed (those without a `sequence`).
+    public var missed: [SyncChangeSet] { changeSets.filter { $0.sequence == nil } }
+
+    /// The answer as its wire JSON.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "maxRevision": .int(maxRevision), "hasMore": .bool(hasMore), "reset": .bool(reset),
+            "changeSets": .array(changeSets.map(\.json)),
+        ]
+        if let cursor { object["cursor"] = .string(cursor) }
+        return .object(object)
+    }
+
+    /// Reads an answer from its wire JSON bytes.
+    /// - Throws: ``HermesWireError`` (`invalidJSON`, `missingField`, `invalidField`) saying what is wrong.
+    public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
+        let object = try JSONValue(parsing: jsonBytes).syncObject("the answer")
+        var changeSets: [SyncChangeSet] = []
+        for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
+        self.init(
+            maxRevision: try object.syncInteger("maxRevision"),
+            hasMore: object["hasMore"]?.boolValue ?? false,
+            reset: object["reset"]?.boolValue ?? false,
+            cursor: object["cursor"]?.stringValue,
+            changeSets: changeSets
+        )
+    }
+}

@@ -1,0 +1,56 @@
+/// What a device sends to `POST /v1/sync`: who it is, the schema version and revision its data is
+/// at, where its catch-up stands, and the change sets it saved since its last answer, in order.
+///
+/// ```json
+/// {"clientID":"ipad-7","schemaVersion":1,"maxRevision":1000,"changeSets":[…]}
+/// ```
+public struct SyncRequest: Sendable, Hashable {
+    /// The device's stable id; with ``SyncChangeSet/sequence`` it makes a change set unique, so a
+    /// change set sent twice is applied once.
+    public var clientID: String
+    /// The ``SyncSchema/version`` the device's data and change sets follow.
+    public var schemaVersion: Int64
+    /// The last revision whose changes the device has stored.
+    public var maxRevision: Int64
+    /// The ``SyncAnswer/cursor`` of the device's last answer, when it had one.
+    public var cursor: String?
+    /// The change sets to apply, in the order the device saved them.
+    public var changeSets: [SyncChangeSet]
+
+    /// A request.
+    public init(clientID: String, schemaVersion: Int64, maxRevision: Int64, cursor: String? = nil, changeSets: [SyncChangeSet]) {
+        self.clientID = clientID
+        self.schemaVersion = schemaVersion
+        self.maxRevision = maxRevision
+        self.cursor = cursor
+        self.changeSets = changeSets
+    }
+
+    /// The request as its wire JSON.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "clientID": .string(clientID), "schemaVersion": .int(schemaVersion), "maxRevision": .int(maxRevision),
+            "changeSets": .array(changeSets.map(\.json)),
+        ]
+        if let cursor { object["cursor"] = .string(cursor) }
+        return .object(object)
+    }
+
+    /// Reads a request from its wire JSON bytes.
+    /// - Throws: ``HermesWireError`` (`invalidJSON`, `missingField`, `invalidField`) saying what is wrong.
+    public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
+        let object = try JSONValue(parsing: jsonBytes).syncObject("the request")
+        guard let clientID = object["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 200 else {
+            throw HermesWireError(.invalidField, "clientID must be a string of 1 to 200 bytes")
+        }
+        var changeSets: [SyncChangeSet] = []
+        for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
+        self.init(
+            clientID: clientID,
+            schemaVersion: try object.syncInteger("schemaVersion"),
+            maxRevision: max(0, try object.syncInteger("maxRevision")),
+            cursor: object["cursor"]?.stringValue,
+            changeSets: changeSets
+        )
+    }
+}

@@ -1,0 +1,125 @@
+import HermesCollector
+import HermesWire
+import Testing
+
+/// What every ``SyncStorage`` must do, run against each store (SQLite here; a PostgreSQL store
+/// joins the list when it exists).
+struct SyncStorageContractTests {
+    static let schema = SyncSchema(version: 1, types: [
+        SyncEntityType("teams", attributes: [.init("name", .string)]),
+        SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
+    ])
+    static let rules = SyncRules(schema: schema, pageRecords: 2)
+
+    static func stores() throws -> [any SyncStorage] {
+        [try SQLiteSyncStorage.inMemory()]
+    }
+
+    static func create(_ sequence: Int64, _ type: String, _ id: Int64, _ attributes: [String: JSONValue]) -> SyncChangeSet {
+        SyncChangeSet(sequence: sequence, entries: [.init(.create, SyncRecord(type: type, id: id, revision: 0, attributes: attributes))])
+    }
+
+    @Test func revisionsCountUpByOneAndRetriedChangeSetGetsTheRecordedOutcome() async throws {
+        for storage in try Self.stores() {
+            let first = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let second = try await storage.apply(Self.create(1, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            let again = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(first.revision == 1 && second.revision == 2)
+            #expect(again == first)
+            #expect(first.entries.first?.oldID == -1)
+            #expect(try await storage.liveRecords().count == 2)
+        }
+    }
+
+    @Test func staleUpdateIsRolledBackWholeWithTheServersRecord() async throws {
+        for storage in try Self.stores() {
+            let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let id = try #require(created.entries.first?.record.id)
+            let update = { (sequence: Int64, name: String, base: Int64) in
+                SyncChangeSet(sequence: sequence, entries: [
+                    .init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["name": "p", "team_id": .int(id)])),
+                    .init(.update, SyncRecord(type: "teams", id: id, revision: base, attributes: ["name": .string(name)])),
+                ])
+            }
+            let applied = try await storage.apply(update(2, "b", 1), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let refused = try await storage.apply(update(1, "c", 1), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(applied.conflict == false && applied.revision == 2)
+            #expect(refused.conflict == true && refused.reason == "stale" && refused.revision == nil)
+            #expect(refused.entries == [.init(.update, SyncRecord(type: "teams", id: id, revision: 2, attributes: ["name": "b"]))])
+            #expect(try await storage.liveRecords().filter { $0.type == "players" }.count == 1)
+        }
+    }
+
+    @Test func referencedRecordIsNotDeletedAndUnreferencedOneLeavesATombstone() async throws {
+        for storage in try Self.stores() {
+            let created = try await storage.apply(SyncChangeSet(sequence: 1, entries: [
+                .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
+                .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
+            ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let team = try #require(created.entries.first { $0.record.type == "teams" }?.record)
+            let player = try #require(created.entries.first { $0.record.type == "players" }?.record)
+            #expect(player.attributes?["team_id"] == .int(team.id))
+            let delete = SyncChangeSet(sequence: 2, entries: [.init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil))])
+            let refused = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(refused.reason == "referenced" && Set(refused.entries.map(\.record)) == [team, player])
+            let both = SyncChangeSet(sequence: 3, entries: [
+                .init(.delete, SyncRecord(type: "players", id: player.id, revision: 1, attributes: nil)),
+                .init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil)),
+            ])
+            #expect(try await storage.apply(both, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1).revision == 2)
+            let page = try await storage.page(after: 1, cursor: nil, limit: 10)
+            #expect(page.changeSets.map(\.entries.count) == [2] && page.changeSets[0].entries.allSatisfy { $0.operation == .delete })
+        }
+    }
+
+    @Test func pagesNeverSplitARevisionAndAFullCopyKeepsTheRevisionFromGoingBack() async throws {
+        for storage in try Self.stores() {
+            for sequence in Int64(1)...3 {
+                _ = try await storage.apply(SyncChangeSet(sequence: sequence, entries: [
+                    .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "x"])),
+                    .init(.create, SyncRecord(type: "teams", id: -2, revision: 0, attributes: ["name": "y"])),
+                    .init(.create, SyncRecord(type: "teams", id: -3, revision: 0, attributes: ["name": "z"])),
+                ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            }
+            // A device at revision 1 catches up two records at a time: each page is a whole revision.
+            let caughtUp = try await storage.page(after: 1, cursor: nil, limit: 2)
+            #expect(caughtUp.maxRevision == 2 && caughtUp.hasMore && caughtUp.cursor == nil)
+            #expect(caughtUp.changeSets.map(\.revision) == [2] && caughtUp.changeSets[0].entries.count == 3)
+
+            // A new device's full copy reports the server's revision from the first page on.
+            let first = try await storage.page(after: 0, cursor: nil, limit: 2)
+            #expect(first.maxRevision == 3 && first.hasMore && first.cursor != nil && !first.reset)
+            let second = try await storage.page(after: first.maxRevision, cursor: first.cursor, limit: 2)
+            #expect(second.maxRevision == 3 && second.changeSets.map(\.revision) == [2])
+            let last = try await storage.page(after: second.maxRevision, cursor: second.cursor, limit: 2)
+            #expect(last.maxRevision == 3 && !last.hasMore && last.cursor == nil && last.changeSets.map(\.revision) == [3])
+        }
+    }
+
+    @Test func deviceBehindTheForgottenHistoryGetsAReset() async throws {
+        for storage in try Self.stores() {
+            let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            _ = try await storage.apply(Self.create(2, "teams", -1, ["name": "b"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let id = try #require(created.entries.first?.record.id)
+            let delete = SyncChangeSet(sequence: 3, entries: [.init(.delete, SyncRecord(type: "teams", id: id, revision: 1, attributes: nil))])
+            _ = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: Self.rules, now: 5)
+            #expect(try await storage.pruneHistory(before: 4) == 0)
+            #expect(try await storage.pruneHistory(before: 6) == 1)
+            let behind = try await storage.page(after: 2, cursor: nil, limit: 10)
+            #expect(behind.reset && behind.maxRevision == 3)
+            #expect(behind.changeSets.flatMap(\.entries).map(\.record.attributes) == [["name": "b"]])
+            let current = try await storage.page(after: 3, cursor: nil, limit: 10)
+            #expect(!current.reset && current.changeSets.isEmpty)
+        }
+    }
+}
+
+extension SyncStorageContractTests {
+    @Test func deviceAheadOfTheServerGetsAReset() async throws {
+        for storage in try Self.stores() {
+            _ = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let ahead = try await storage.page(after: 9, cursor: nil, limit: 10)
+            #expect(ahead.reset && ahead.maxRevision == 1 && ahead.changeSets.count == 1)
+        }
+    }
+}

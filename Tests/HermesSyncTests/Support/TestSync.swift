@@ -1,0 +1,67 @@
+import HermesCollector
+import HermesSync
+import HermesWire
+import Synchronization
+
+/// The schema the sync tests share: teams, and players that belong to a team.
+enum TestSchema {
+    static let v1 = SyncSchema(version: 1, types: [
+        SyncEntityType("teams", attributes: [.init("name", .string)]),
+        SyncEntityType("players", attributes: [
+            .init("name", .string), .init("number", .integer), .init("active", .bool), .init("team_id", .reference("teams")),
+        ]),
+    ])
+}
+
+/// A transport that hands requests to a ``SyncServer`` in process, and can lose the next answers
+/// after the server applied the request (as a dropped connection would) or be offline.
+final class ServerTransport: SyncTransport {
+    struct Lost: Error {}
+
+    let server: SyncServer
+    private let faults = Mutex((dropAnswers: 0, offline: false, exchanges: 0))
+
+    init(server: SyncServer) {
+        self.server = server
+    }
+
+    /// The next `count` answers are lost after the server committed.
+    func dropAnswers(_ count: Int) { faults.withLock { $0.dropAnswers = count } }
+    func setOffline(_ offline: Bool) { faults.withLock { $0.offline = offline } }
+    var exchanges: Int { faults.withLock { $0.exchanges } }
+
+    func exchange(_ request: [UInt8]) async throws -> [UInt8] {
+        if faults.withLock({ $0.offline }) { throw Lost() }
+        let answer = try await server.answer(try SyncRequest(jsonBytes: request), now: 1_000)
+        let drop = faults.withLock { faults in
+            faults.exchanges += 1
+            defer { faults.dropAnswers = max(0, faults.dropAnswers - 1) }
+            return faults.dropAnswers > 0
+        }
+        if drop { throw Lost() }
+        return try answer.json.jsonBytes()
+    }
+}
+
+/// A server on an in-memory store, and devices talking to it in process.
+struct SyncFixture {
+    let storage: SQLiteSyncStorage
+    let server: SyncServer
+
+    init(schema: SyncSchema = TestSchema.v1, pageRecords: Int = 5_000, permission: @escaping SyncRules.Permission = { _, _ in true }) throws {
+        storage = try SQLiteSyncStorage.inMemory()
+        server = SyncServer(storage: storage, rules: SyncRules(schema: schema, pageRecords: pageRecords, permission: permission))
+    }
+
+    func device(_ id: String, schema: SyncSchema = TestSchema.v1) throws -> (SyncClient, ServerTransport) {
+        let transport = ServerTransport(server: server)
+        return (try SyncClient(path: nil, clientID: id, schema: schema, transport: transport), transport)
+    }
+}
+
+extension SyncClient {
+    /// The local records of every type, by type and id, for comparing with the server.
+    func allRecords() throws -> [SyncRecord] {
+        try schema.types.map(\.name).sorted().flatMap { try records($0) }
+    }
+}

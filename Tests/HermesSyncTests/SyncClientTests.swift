@@ -1,0 +1,233 @@
+import HermesCollector
+import HermesSync
+import HermesWire
+import Testing
+
+struct SyncClientTests {
+    @Test func createdRecordsGetServerIDsAndForeignKeysFollow() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, _) = try fixture.device("ipad-1")
+        let (other, _) = try fixture.device("ipad-2")
+
+        // Given a team and a player that refers to it, created offline with temporary ids
+        let (team, player) = try ipad.write { changes in
+            let team = try changes.create("teams", ["name": "Blue"])
+            return (team, try changes.create("players", ["name": "Ada", "number": 7, "active": true, "team_id": .int(team)]))
+        }
+        #expect(team < 0 && player < 0)
+
+        // When the device syncs
+        let report = try await ipad.sync()
+
+        // Then the server holds both with real ids, the foreign key rewritten, and so does the device
+        #expect(report.applied == [1])
+        let server = try await fixture.storage.liveRecords()
+        let serverTeam = try #require(server.first { $0.type == "teams" })
+        let serverPlayer = try #require(server.first { $0.type == "players" })
+        #expect(serverTeam.id > 0 && serverPlayer.attributes?["team_id"] == .int(serverTeam.id))
+        #expect(serverPlayer.revision == report.maxRevision)
+        #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
+        #expect(try ipad.queuedChangeSets() == 0)
+
+        // And another device receives the same rows
+        try await other.sync()
+        #expect(try other.allRecords() == ipad.allRecords())
+    }
+
+    @Test func staleUpdateIsRefusedAndTheServersRecordRestored() async throws {
+        let fixture = try SyncFixture()
+        let (first, _) = try fixture.device("ipad-1")
+        let (second, _) = try fixture.device("ipad-2")
+        try first.write { try $0.create("teams", ["name": "Blue"]) }
+        try await first.sync()
+        try await second.sync()
+        let id = try #require(try second.records("teams").first?.id)
+
+        // Given both devices change the same team, the first one syncing first
+        try first.write { try $0.update("teams", id: id, ["name": "Green"]) }
+        try second.write { try $0.update("teams", id: id, ["name": "Red"]) }
+        try await first.sync()
+
+        // When the second syncs its change based on the older revision
+        let report = try await second.sync()
+
+        // Then it is refused as stale and the second device holds the server's record
+        #expect(report.applied.isEmpty)
+        let conflict = try #require(report.conflicts.first)
+        #expect(conflict.reason == .stale && conflict.sequence == 1)
+        #expect(conflict.server.map(\.attributes) == [["name": "Green"]])
+        #expect(try second.records("teams").map { $0.attributes?["name"] } == ["Green"])
+        #expect(try second.allRecords() == first.allRecords())
+    }
+
+    @Test func deleteOfAReferencedRecordComesBackWithTheRecordsTiedToIt() async throws {
+        let fixture = try SyncFixture()
+        let (first, _) = try fixture.device("ipad-1")
+        let (second, _) = try fixture.device("ipad-2")
+        try first.write { changes in
+            let team = try changes.create("teams", ["name": "Blue"])
+            try changes.create("players", ["name": "Ada", "team_id": .int(team)])
+        }
+        try await first.sync()
+        try await second.sync()
+        let team = try #require(try second.records("teams").first)
+
+        // Given the second device deletes the team but not its player
+        try second.write { try $0.delete("teams", id: team.id) }
+        #expect(try second.records("teams").isEmpty)
+
+        // When it syncs
+        let report = try await second.sync()
+
+        // Then the delete is refused, naming the team and its player, and the team is back
+        let conflict = try #require(report.conflicts.first)
+        #expect(conflict.reason == .referenced)
+        #expect(Set(conflict.server.map(\.type)) == ["teams", "players"])
+        #expect(try second.records("teams") == [team])
+        #expect(try second.allRecords() == first.allRecords())
+    }
+
+    @Test func changeSetRetriedAfterALostAnswerIsAppliedOnceWithItsIDs() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, transport) = try fixture.device("ipad-1")
+        try ipad.write { changes in
+            let team = try changes.create("teams", ["name": "Blue"])
+            try changes.create("players", ["name": "Ada", "team_id": .int(team)])
+        }
+
+        // Given the server applies the change set but its answer is lost
+        transport.dropAnswers(1)
+        await #expect(throws: SyncError.self) { try await ipad.sync() }
+        #expect(try ipad.queuedChangeSets() == 1)
+
+        // When the device sends it again
+        let report = try await ipad.sync()
+
+        // Then it gets the recorded outcome: the server holds one team and one player, the device their ids
+        #expect(report.applied == [1])
+        let server = try await fixture.storage.liveRecords()
+        #expect(server.count == 2)
+        #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
+    }
+
+    @Test func catchUpGoesInPagesAndResumesFromTheLastStoredPage() async throws {
+        let fixture = try SyncFixture(pageRecords: 10)
+        let (writer, _) = try fixture.device("writer")
+        for index in 0..<35 { try writer.write { try $0.create("teams", ["name": .string("team \(index)")]) } }
+        try await writer.sync()
+        let (reader, _) = try fixture.device("reader")
+
+        // Given a new device stopped after its second page
+        let first = try await reader.sync(maximumExchanges: 2)
+        #expect(first.exchanges == 2 && first.received == 20)
+        let revision = try reader.maxRevision()
+
+        // When it syncs again
+        let rest = try await reader.sync()
+
+        // Then it asked from where it stopped and holds everything, its revision never going back
+        #expect(rest.received == 15 && rest.exchanges == 2)
+        #expect(try reader.maxRevision() >= revision)
+        #expect(try reader.allRecords() == writer.allRecords())
+    }
+
+    @Test func deviceOlderThanTheKeptHistoryGetsAFullCopyAndKeepsItsUnsentChanges() async throws {
+        let fixture = try SyncFixture()
+        let (first, _) = try fixture.device("ipad-1")
+        let (second, _) = try fixture.device("ipad-2")
+        try first.write { changes in
+            try changes.create("teams", ["name": "Blue"])
+            try changes.create("teams", ["name": "Gone"])
+        }
+        try await first.sync()
+        try await second.sync()
+        let gone = try #require(try first.records("teams").first { $0.attributes?["name"] == "Gone" })
+
+        // Given a delete whose tombstone the server then forgets, and an unsent change on the second device
+        try first.write { try $0.delete("teams", id: gone.id) }
+        try await first.sync()
+        #expect(try await fixture.storage.pruneHistory(before: 2_000) == 1)
+        try second.write { try $0.create("teams", ["name": "Offline"]) }
+
+        // When the second device syncs
+        let report = try await second.sync()
+
+        // Then its copy was replaced (the deleted team gone) and its own change applied
+        #expect(report.reset && report.applied == [1])
+        let names = try second.records("teams").compactMap { $0.attributes?["name"]?.stringValue }
+        #expect(names.sorted() == ["Blue", "Offline"])
+        try await first.sync()
+        #expect(try second.allRecords() == first.allRecords())
+    }
+
+    @Test func changeSetThatCanNeverSucceedIsConsumedAsAConflict() async throws {
+        let fixture = try SyncFixture(permission: { _, entry in entry.record.type != "players" })
+        let (old, _) = try fixture.device("old-app", schema: SyncSchema(version: 0, types: TestSchema.v1.types))
+        let (ipad, _) = try fixture.device("ipad-1")
+        try old.write { try $0.create("teams", ["name": "Blue"]) }
+        try ipad.write { try $0.create("players", ["name": "Ada"]) }
+
+        // When a device on another schema version, and one without permission, sync
+        let schema = try await old.sync()
+        let forbidden = try await ipad.sync()
+
+        // Then both change sets are answered as conflicts and leave the queue, their records gone
+        #expect(schema.conflicts.map(\.reason) == [.schema])
+        #expect(forbidden.conflicts.map(\.reason) == [.forbidden])
+        #expect(try old.queuedChangeSets() == 0 && ipad.queuedChangeSets() == 0)
+        #expect(try old.allRecords().isEmpty && ipad.allRecords().isEmpty)
+        #expect(try await fixture.storage.liveRecords().isEmpty)
+    }
+
+    @Test func localChangeThatDoesNotFitTheSchemaIsRefusedAndNothingQueued() throws {
+        let fixture = try SyncFixture()
+        let (ipad, _) = try fixture.device("ipad-1")
+        #expect(throws: SyncError.self) { try ipad.write { try $0.create("teams", ["colour": "blue"]) } }
+        #expect(throws: SyncError.self) { try ipad.write { try $0.create("players", ["number": "seven"]) } }
+        #expect(throws: SyncError.self) { try ipad.write { try $0.update("teams", id: 99, ["name": "x"]) } }
+        #expect(try ipad.queuedChangeSets() == 0 && ipad.allRecords().isEmpty)
+    }
+
+    @Test func laterChangeToARecordCreatedOfflineWaitsForItsServerID() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, transport) = try fixture.device("ipad-1")
+        let team = try ipad.write { try $0.create("teams", ["name": "Blue"]) }
+        try ipad.write { try $0.update("teams", id: team, ["name": "Navy"]) }
+        try ipad.write { try $0.create("players", ["name": "Ada", "team_id": .int(team)]) }
+
+        let report = try await ipad.sync()
+
+        #expect(report.applied == [1, 2, 3] && report.conflicts.isEmpty)
+        #expect(transport.exchanges == 2)
+        let server = try await fixture.storage.liveRecords()
+        #expect(server.first { $0.type == "teams" }?.attributes?["name"] == "Navy")
+        #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
+    }
+}
+
+extension SyncClientTests {
+    @Test func ownRecordDeletedElsewhereBeforeTheRetriedAnswerIsDeletedOnTheNewDevice() async throws {
+        let fixture = try SyncFixture()
+        let (fresh, transport) = try fixture.device("ipad-1")
+        let (other, _) = try fixture.device("ipad-2")
+
+        // Given a new device's first change set applied but its answer lost
+        try fresh.write { try $0.create("teams", ["name": "Blue"]) }
+        transport.dropAnswers(1)
+        await #expect(throws: SyncError.self) { try await fresh.sync() }
+
+        // And another device deleting that record before the retry
+        try await other.sync()
+        let team = try #require(try other.records("teams").first)
+        try other.write { try $0.delete("teams", id: team.id) }
+        try await other.sync()
+
+        // When the new device syncs again (its full copy starts from nothing)
+        let report = try await fresh.sync()
+
+        // Then its change set is answered as applied and the record's tombstone removes it
+        #expect(report.applied == [1])
+        #expect(try fresh.allRecords().isEmpty)
+        #expect(try await fixture.storage.liveRecords().isEmpty)
+    }
+}

@@ -1,0 +1,44 @@
+import HermesWire
+import Testing
+
+struct SyncChangeSetTests {
+    @Test func changeSetRoundTripsThroughItsWireJSON() throws {
+        let changeSet = SyncChangeSet(sequence: 7, entries: [
+            .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "Blue"])),
+            .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["team_id": -1])),
+            .init(.update, SyncRecord(type: "teams", id: 12, revision: 40, attributes: ["name": "Navy"])),
+            .init(.delete, SyncRecord(type: "players", id: 31, revision: 38, attributes: nil)),
+        ])
+        let json = try changeSet.json.jsonString()
+        #expect(json == """
+            {"players":{"attributes":{"-2":{"revision":0,"team_id":-1},"31":{"revision":38}},"create":[-2],"delete":[31],"update":[]},\
+            "sequence":7,"teams":{"attributes":{"-1":{"name":"Blue","revision":0},"12":{"name":"Navy","revision":40}},\
+            "create":[-1],"delete":[],"update":[12]},"types":["teams","players"]}
+            """)
+        let decoded = try SyncChangeSet(json: JSONValue(parsing: Array(json.utf8)))
+        #expect(Set(decoded.entries) == Set(changeSet.entries) && decoded.sequence == 7)
+    }
+
+    @Test func recordListedTwiceOrCreatedWithoutAttributesIsRefused() throws {
+        let twice = #"{"types":["t"],"t":{"create":[],"update":[5],"delete":[5],"attributes":{"5":{"revision":1}}}}"#
+        let bare = #"{"types":["t"],"t":{"create":[-1],"update":[],"delete":[],"attributes":{}}}"#
+        #expect(throws: HermesWireError.self) { try SyncChangeSet(json: JSONValue(parsing: Array(twice.utf8))) }
+        #expect(throws: HermesWireError.self) { try SyncChangeSet(json: JSONValue(parsing: Array(bare.utf8))) }
+    }
+
+    @Test func schemaCheckNamesWhatCannotBeApplied() {
+        let schema = SyncSchema(version: 1, types: [
+            SyncEntityType("teams", attributes: [.init("name", .string)]),
+            SyncEntityType("players", attributes: [.init("team_id", .reference("teams"))]),
+        ])
+        func problem(_ entries: [SyncChangeSet.Entry]) -> String? { schema.problem(in: SyncChangeSet(sequence: 1, entries: entries)) }
+        #expect(problem([.init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"]))]) == nil)
+        #expect(problem([.init(.create, SyncRecord(type: "coaches", id: -1, revision: 0, attributes: [:]))]) == "unknown type coaches")
+        #expect(problem([.init(.create, SyncRecord(type: "teams", id: 4, revision: 0, attributes: [:]))])
+            == "teams 4: a created record needs a negative temporary id")
+        #expect(problem([.init(.update, SyncRecord(type: "teams", id: 4, revision: 1, attributes: ["name": 3]))])
+            == "teams 4: teams.name is not a string")
+        #expect(problem([.init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["team_id": -9]))])
+            == "players -1: team_id refers to teams -9, not created in this change set")
+    }
+}
