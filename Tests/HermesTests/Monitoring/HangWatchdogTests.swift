@@ -5,26 +5,30 @@ import Testing
 
 struct HangWatchdogTests {
     @Test func aBlockedSerialQueueIsReportedOnceWithAtLeastItsStall() async throws {
-        // Given a watchdog on a serial queue with a 100 ms threshold
+        // Given a watchdog on a serial queue with a 250 ms threshold
         let queue = DispatchQueue(label: "hermes.tests.watched")
         let reports = Mutex<[Duration]>([])
         let reported = DispatchSemaphore(value: 0)
-        let watchdog = HangWatchdog(queue: queue, threshold: .milliseconds(100)) { duration in
+        let watchdog = HangWatchdog(queue: queue, threshold: .milliseconds(250)) { duration in
             reports.withLock { $0.append(duration) }
             reported.signal()
         }
         watchdog.start()
 
-        // When the queue is stuck for 400 ms (a stand-in for work that blocks it)
+        // When the queue is stuck for 1 s (a stand-in for work that blocks it)
         let release = DispatchSemaphore(value: 0)
-        queue.async { _ = release.wait(timeout: .now() + .milliseconds(400)) }
+        queue.async { _ = release.wait(timeout: .now() + .seconds(1)) }
 
-        // Then one hang is reported once the queue runs again, at least 100 ms long
-        #expect(reported.wait(timeout: .now() + 10) == .success)
+        // Then the stall is reported once the queue runs again, once, with at least its length.
+        // (A loaded machine may really keep the queue waiting past the threshold at other times:
+        // such shorter hangs are reported too and not counted here; that one stall is never
+        // reported twice is pinned without threads in HangDetectorTests.)
+        let stalls = { reports.withLock { $0.filter { $0 >= .milliseconds(900) } } }
+        for _ in 0..<20 where stalls().isEmpty {
+            _ = reported.wait(timeout: .now() + 1)
+        }
         watchdog.stop()
         queue.sync {}
-        let hangs = reports.withLock { $0 }
-        #expect(hangs.count == 1)
-        #expect(hangs.first.map { $0 >= .milliseconds(100) } == true)
+        #expect(stalls().count == 1)
     }
 }

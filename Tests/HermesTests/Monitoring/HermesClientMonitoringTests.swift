@@ -33,33 +33,36 @@ struct HermesClientMonitoringTests {
     }
 
     @Test func aHangOfTheWatchedQueueBecomesOneAppLag() async throws {
-        // Given a started client watching a serial queue with a 100 ms threshold
+        // Given a started client watching a serial queue with a 250 ms threshold
         let harness = Harness()
         var configuration = harness.configuration()
         configuration.monitoring.crashes = false
         configuration.monitoring.hangs = true
-        configuration.monitoring.hangThreshold = .milliseconds(100)
+        configuration.monitoring.hangThreshold = .milliseconds(250)
         configuration.monitoring.watchedQueue = DispatchQueue(label: "hermes.tests.render")
         let client = try HermesClient(configuration: configuration)
         client.start()
 
-        // When the queue is stuck for 400 ms (the watchdog pings it every 50 ms meanwhile), then
+        // When the queue is stuck for 1 s (the watchdog pings it every 125 ms meanwhile), then
         // runs again; the stall's last act queues a marker behind the ping that waited
         let queue = configuration.monitoring.watchedQueue
         let (ended, marker) = AsyncStream<Void>.makeStream()
         let release = DispatchSemaphore(value: 0)
         queue.async {
-            _ = release.wait(timeout: .now() + .milliseconds(400))
+            _ = release.wait(timeout: .now() + .seconds(1))
             queue.async { marker.finish() }
         }
         for await _ in ended {}
         await client.shutdown()
-        let lags = try harness.metas("meta").filter { $0[RecordField.monitorType] == .string(MonitorType.appLag) }
+        // (a loaded machine may really keep the queue waiting past the threshold at other times:
+        // those shorter hangs are stored too, and not counted here)
+        let lags = try harness.metas("meta").filter {
+            $0[RecordField.monitorType] == .string(MonitorType.appLag) && ($0["durationMs"]?.intValue ?? 0) >= 900
+        }
 
-        // Then one appLag holds its duration, the threshold and the queue
+        // Then the stall is one appLag with its duration, the threshold and the queue
         #expect(lags.count == 1)
-        #expect(lags.first?["durationMs"]?.intValue.map { $0 >= 100 } == true)
-        #expect(lags.first?["thresholdMs"] == .int(100))
+        #expect(lags.first?["thresholdMs"] == .int(250))
         #expect(lags.first?["queue"] == "hermes.tests.render")
     }
 
