@@ -22,6 +22,7 @@ public final class PostgresSyncStorage: SyncStorage {
     let client: PostgresClient
     let logger: Logger
     private let running: Task<Void, Never>
+    private let gate = PostgresOperationGate()
 
     private init(client: PostgresClient, logger: Logger, running: Task<Void, Never>) {
         self.client = client
@@ -57,17 +58,27 @@ public final class PostgresSyncStorage: SyncStorage {
         return PostgresSyncStorage(client: client, logger: logger, running: running)
     }
 
-    /// Closes every connection.
+    /// Refuses new operations, lets those under way finish, and closes every connection.
     public func close() async {
+        await gate.close()
         running.cancel()
         await running.value
+    }
+
+    /// Runs one operation of the store (``PostgresErrors/run(_:isolation:_:)``), unless the store is closed.
+    private func run<T: Sendable>(
+        _ action: String, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
+    ) async throws(CollectorError) -> T {
+        try gate.enter(action)
+        defer { gate.leave() }
+        return try await PostgresErrors.run(action, work)
     }
 
     public func apply(
         _ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64
     ) async throws(CollectorError) -> SyncChangeSet {
         let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
-        return try await PostgresErrors.run("apply the change set") {
+        return try await run("apply the change set") {
             try await client.withTransaction(logger: logger) { connection in
                 try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, clientID: clientID, now: now)
                     .apply(schemaVersion: schemaVersion)
@@ -76,7 +87,7 @@ public final class PostgresSyncStorage: SyncStorage {
     }
 
     public func page(after maxRevision: Int64, cursor: String?, limit: Int) async throws(CollectorError) -> SyncAnswer {
-        try await PostgresErrors.run("read the missed change sets") {
+        try await run("read the missed change sets") {
             try await client.withTransaction(logger: logger) { connection in
                 // One snapshot for the state and the records: the page ends at a revision it holds whole.
                 try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
@@ -104,7 +115,7 @@ public final class PostgresSyncStorage: SyncStorage {
     }
 
     public func pruneHistory(before cutoff: Int64) async throws(CollectorError) -> Int {
-        try await PostgresErrors.run("forget old tombstones") {
+        try await run("forget old tombstones") {
             try await client.withTransaction(logger: logger) { connection in
                 // Behind the applies in progress, as one of them.
                 try await connection.query("SELECT 1 FROM sync_state WHERE id = 1 FOR UPDATE", logger: logger)
@@ -131,7 +142,7 @@ public final class PostgresSyncStorage: SyncStorage {
     }
 
     public func liveRecords() async throws(CollectorError) -> [SyncRecord] {
-        try await PostgresErrors.run("read the records") {
+        try await run("read the records") {
             let rows = try await client.query(
                 "SELECT type, id, revision, attributes FROM sync_records WHERE attributes IS NOT NULL ORDER BY type, id", logger: logger
             )
@@ -140,6 +151,20 @@ public final class PostgresSyncStorage: SyncStorage {
                 records.append(try SyncRecord(type: row.0, id: row.1, revision: row.2, storedAttributes: row.3))
             }
             return records
+        }
+    }
+}
+
+extension PostgresSyncStorage {
+    /// Every recorded outcome as (client, sequence, applied): for the sync torture's audit.
+    package func outcomes() async throws(CollectorError) -> [(clientID: String, sequence: Int64, applied: Bool)] {
+        try await run("read the outcomes") {
+            let rows = try await client.query(
+                "SELECT client_id, sequence, revision IS NOT NULL FROM sync_outcomes ORDER BY client_id, sequence", logger: logger
+            )
+            var outcomes: [(clientID: String, sequence: Int64, applied: Bool)] = []
+            for try await row in rows.decode((String, Int64, Bool).self) { outcomes.append((row.0, row.1, row.2)) }
+            return outcomes
         }
     }
 }
