@@ -16,8 +16,9 @@ struct PostgresSyncApplier {
     let connection: PostgresConnection
     let logger: Logger
     let planner: SyncApplyPlanner
-    let clientID: String
     let now: Int64
+
+    private var clientID: String { planner.clientID }
 
     func apply(schemaVersion: Int64) async throws -> SyncChangeSet {
         var state: (revision: Int64, nextID: Int64)?

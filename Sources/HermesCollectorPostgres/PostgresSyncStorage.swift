@@ -80,7 +80,7 @@ public final class PostgresSyncStorage: SyncStorage {
         let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
         return try await run("apply the change set") {
             try await client.withTransaction(logger: logger) { connection in
-                try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, clientID: clientID, now: now)
+                try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, now: now)
                     .apply(schemaVersion: schemaVersion)
             }
         }

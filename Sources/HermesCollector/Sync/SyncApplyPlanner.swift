@@ -47,7 +47,8 @@ package struct SyncApplyPlanner: Sendable {
 
     let changeSet: SyncChangeSet
     let rules: SyncRules
-    let clientID: String
+    /// The device that sent the change set.
+    package let clientID: String
 
     package init(_ changeSet: SyncChangeSet, rules: SyncRules, clientID: String) {
         self.changeSet = changeSet

@@ -4,15 +4,15 @@ import HermesCollector
 import HermesWire
 import Logging
 
-/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file or a
-/// PostgreSQL database until SIGINT or SIGTERM.
+/// `hermes collector serve`: serves uploads, configuration, events and (with `--sync-schema`)
+/// record sync from a SQLite file or a PostgreSQL database until SIGINT or SIGTERM.
 ///
 /// Every setting can also come from a `HERMES_<NAME>` environment variable or a `--settings`
 /// JSON file (``ServeSettings``): a flag wins over the environment, which wins over the file.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve uploads, configuration and events from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
+        abstract: "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
         discussion: """
             Each option can also be set by an environment variable HERMES_<NAME> (--retention-days: \
             HERMES_RETENTION_DAYS) or by a key of the --settings JSON file (retentionDays); a flag wins \
