@@ -65,7 +65,7 @@ public func buildApplication(
         logger: logger
     ).register(on: apps)
     if let sync {
-        SyncRoutes(server: sync, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: apps)
+        SyncRoutes(server: sync, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics, logger: logger).register(on: apps)
     }
     var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
     if let days = configuration.retentionDays {

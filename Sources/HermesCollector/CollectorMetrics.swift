@@ -34,6 +34,14 @@ public final class CollectorMetrics: Sendable {
         public var retentionRecordsRemoved = 0
         /// Retention passes that failed (each is tried again at the next one).
         public var retentionFailures = 0
+        /// Record sync requests answered.
+        public var syncRequests = 0
+        /// Change sets applied by record sync.
+        public var syncChangeSetsApplied = 0
+        /// Change sets refused by record sync, by reason (`stale`, `referenced`, …).
+        public var syncConflicts: [String: Int] = [:]
+        /// Records sent to devices in pages of missed change sets.
+        public var syncRecordsSent = 0
 
         /// An all-zero snapshot.
         public init() {}
@@ -47,7 +55,7 @@ public final class CollectorMetrics: Sendable {
     /// Creates counters at zero.
     public init() {
         // The fixed series exist from the start, at 0.
-        for name in Self.counters.keys where name != Self.rejects && name != Self.recordsRejected && name != Self.batches {
+        for name in Self.counters.keys where ![Self.rejects, Self.recordsRejected, Self.batches, Self.syncConflicts].contains(name) {
             _ = counter(name)
         }
         for kind in PacketKind.allCases { _ = counter(Self.batches, ("kind", kind.label)) }
@@ -81,7 +89,30 @@ public final class CollectorMetrics: Sendable {
             descriptor: Self.descriptor("hermes_collector_request_duration_seconds", "Time to answer a request, by route, method and status."),
             labels: [("route", route), ("method", method), ("status", String(status))],
             buckets: Self.durationBuckets
-        ).recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        ).recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// One answered record sync request: the outcomes of its change sets, the records of its page
+    /// of missed change sets, and the time the sync server took.
+    func countSync(_ answer: SyncAnswer, duration: Duration) {
+        let outcomes = answer.outcomes
+        let applied = outcomes.filter { $0.conflict != true }.count
+        let reasons = outcomes.compactMap { $0.conflict == true ? $0.reason ?? "unknown" : nil }
+        let sent = answer.missed.reduce(0) { $0 + $1.entries.count }
+        state.withLock {
+            $0.syncRequests += 1
+            $0.syncChangeSetsApplied += applied
+            for reason in reasons { $0.syncConflicts[reason, default: 0] += 1 }
+            $0.syncRecordsSent += sent
+        }
+        counter(Self.syncRequests).increment()
+        counter(Self.syncApplied).increment(by: Int64(applied))
+        for reason in reasons { counter(Self.syncConflicts, ("reason", reason)).increment() }
+        counter(Self.syncRecordsSent).increment(by: Int64(sent))
+        registry.makeDurationHistogram(
+            descriptor: Self.descriptor("hermes_collector_sync_duration_seconds", "Time the sync server took to answer a sync request."),
+            buckets: Self.durationBuckets
+        ).recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// The store's size in bytes, as last read (at a scrape of `/metrics`).
@@ -121,6 +152,10 @@ public final class CollectorMetrics: Sendable {
     private static let retentionDays = "hermes_collector_retention_days_dropped_total"
     private static let retentionRecords = "hermes_collector_retention_records_removed_total"
     private static let retentionFailures = "hermes_collector_retention_failures_total"
+    private static let syncRequests = "hermes_collector_sync_requests_total"
+    private static let syncApplied = "hermes_collector_sync_change_sets_applied_total"
+    private static let syncConflicts = "hermes_collector_sync_conflicts_total"
+    private static let syncRecordsSent = "hermes_collector_sync_records_sent_total"
 
     /// Each counter's help text.
     private static let counters: [String: String] = [
@@ -133,11 +168,19 @@ public final class CollectorMetrics: Sendable {
         retentionDays: "Day partitions dropped by retention.",
         retentionRecords: "Records removed by retention.",
         retentionFailures: "Retention passes that failed.",
+        syncRequests: "Record sync requests answered.",
+        syncApplied: "Change sets applied by record sync.",
+        syncConflicts: "Change sets refused by record sync, by reason.",
+        syncRecordsSent: "Records sent in pages of missed change sets.",
     ]
 
     /// The registry's counter for `name` and `labels` (made on first use, the same one after).
     private func counter(_ name: String, _ labels: (String, String)...) -> Counter {
         registry.makeCounter(descriptor: Self.descriptor(name, Self.counters[name] ?? ""), labels: labels)
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     /// A metric's descriptor from its full name, whose last part is its unit (`_total`, `_bytes`).

@@ -3,34 +3,9 @@ import Logging
 import PostgresNIO
 
 extension PostgresCollectorStorage {
-    /// Applies the migrations not applied yet, each in its own transaction, under an advisory
-    /// lock so instances starting together apply each once.
+    /// Applies the collector's migrations not applied yet (``PostgresMigrator``).
     func migrate() async throws(CollectorError) {
-        for migration in PostgresSchema.migrations {
-            try await PostgresErrors.run("migrate the schema to version \(migration.version)") {
-                try await client.withTransaction(logger: logger) { connection in
-                    try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations.rawValue))", logger: logger)
-                    try await connection.query("""
-                        CREATE TABLE IF NOT EXISTS hermes_migrations (
-                            version integer PRIMARY KEY,
-                            name text NOT NULL,
-                            applied_at timestamptz NOT NULL DEFAULT now()
-                        )
-                        """, logger: logger)
-                    let applied = try await connection.query(
-                        "SELECT 1 FROM hermes_migrations WHERE version = \(migration.version)", logger: logger
-                    )
-                    for try await _ in applied { return }
-                    for statement in migration.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                    }
-                    try await connection.query(
-                        "INSERT INTO hermes_migrations (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger
-                    )
-                    logger.notice("schema migrated", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
-                }
-            }
-        }
+        try await PostgresMigrator(client: client, logger: logger).apply(PostgresSchema.migrations, ledger: "hermes_migrations")
     }
 
     /// Makes the day partitions from one day before the day of `now` to

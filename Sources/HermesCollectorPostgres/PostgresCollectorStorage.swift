@@ -70,7 +70,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         // A handle for the start-up work and the upkeep; the store returned also owns the upkeep task.
         let storage = PostgresCollectorStorage(client: client, logger: logger, options: options, tasks: [running])
         do {
-            try await storage.withDeadline(options.openTimeout, "reach \(parsed.redacted)") {
+            try await PostgresErrors.withDeadline(options.openTimeout, "reach \(parsed.redacted)") {
                 try await storage.migrate()
                 try await storage.ensurePartitions(around: Self.now())
             }
@@ -161,25 +161,6 @@ public final class PostgresCollectorStorage: CollectorStorage {
             namespace: row.0, reportID: row.1, monitorType: row.2, createTime: row.3, meta: meta,
             payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8, id: row.9
         )
-    }
-
-    /// Runs `work`, failing with ``CollectorError/Code/storageFailed`` if it takes longer than `limit`.
-    private func withDeadline(_ limit: Duration, _ action: String, _ work: @escaping @Sendable () async throws -> Void) async throws(CollectorError) {
-        do {
-            try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { try await work(); return true }
-                group.addTask { try await Task.sleep(for: limit); return false }
-                let finished = try await group.next() ?? false
-                group.cancelAll()
-                if !finished {
-                    throw CollectorError(.storageFailed, "could not \(action) within \(limit)")
-                }
-            }
-        } catch let error as CollectorError {
-            throw error
-        } catch {
-            throw CollectorError(.storageFailed, "could not \(action): \(PostgresErrors.describe(PostgresErrors.unwrap(error)))", underlying: error)
-        }
     }
 
     /// Milliseconds since 1970, now.

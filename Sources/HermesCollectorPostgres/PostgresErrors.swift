@@ -54,4 +54,24 @@ enum PostgresErrors {
         }
         return "PostgreSQL client error \(error.code)"
     }
+
+    /// Runs `work`, failing with ``CollectorError/Code/storageFailed`` if it takes longer than
+    /// `limit` (a database that does not answer while a store opens).
+    static func withDeadline(_ limit: Duration, _ action: String, _ work: @escaping @Sendable () async throws -> Void) async throws(CollectorError) {
+        do {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                group.addTask { try await work(); return true }
+                group.addTask { try await Task.sleep(for: limit); return false }
+                let finished = try await group.next() ?? false
+                group.cancelAll()
+                if !finished {
+                    throw CollectorError(.storageFailed, "could not \(action) within \(limit)")
+                }
+            }
+        } catch let error as CollectorError {
+            throw error
+        } catch {
+            throw CollectorError(.storageFailed, "could not \(action): \(describe(unwrap(error)))", underlying: error)
+        }
+    }
 }

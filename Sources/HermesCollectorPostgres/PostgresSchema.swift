@@ -19,7 +19,7 @@ enum PostgresSchema {
     static let configurationChannel = "hermes_configuration"
 
     /// Each migration's version, name and statements (one statement per string).
-    static let migrations: [(version: Int32, name: String, statements: [String])] = [
+    static let migrations: [PostgresMigrator.Migration] = [
         (1, "events partitioned by day, config", [
             """
             CREATE TABLE events (

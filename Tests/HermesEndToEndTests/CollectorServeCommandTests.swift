@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import hermes
+import Hermes
 import HermesCollector
 import HermesWire
 import Logging
@@ -72,6 +73,8 @@ struct CollectorServeCommandTests {
         (aesKey + ["--app-key-file", "/nonexistent/keys", "--admin-token", "t"], "--app-key-file: cannot read /nonexistent/keys."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--port", "70000"], "--port must be from 0 to 65535."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--retention-days", "0"], "--retention-days must be at least 1."),
+        (aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-history-days", "7"], "--sync-history-days needs --sync-schema."),
+        (aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-schema", "/nonexistent/schema.json"], "--sync-schema: cannot read /nonexistent/schema.json."),
     ])
     func missingOrWrongSettingsAreRefusedWithTheirMessage(arguments: [String], message: String) async {
         await #expect {
@@ -115,6 +118,71 @@ struct CollectorServeCommandTests {
             _ = try HermesCommand.parseAsRoot(["bench", "collector", "--instances", "2"])
         } throws: { error in
             HermesCommand.message(for: error) == "SQLite serves one collector per file: use --instances 1, or --storage postgres://…."
+        }
+    }
+
+    /// The example schema shipped in docs/examples.
+    static let exampleSchema = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/examples/sync-schema.json").path
+
+    @Test func syncSchemaFileTurnsOnRecordSyncBesideTheCollectorsDatabase() async throws {
+        try await Self.withFiles([:]) { directory in
+            // Given serve with the example schema from the environment and its history days as a flag
+            let database = directory.appendingPathComponent("c.sqlite").path
+            let settings = try await Self.settings(
+                Self.aesKey + ["--storage", database, "--app-key", "a", "--admin-token", "t", "--port", "0", "--sync-history-days", "7"],
+                environment: ["HERMES_SYNC_SCHEMA": Self.exampleSchema]
+            )
+            let rules = try #require(settings.syncRules)
+            #expect(rules.schema.types.map(\.name) == ["teams", "players", "matches", "goals"])
+            #expect(rules.historyDays == 7)
+            // When a device posts a change set creating a team and a player of it
+            let body = #"""
+                {"clientID":"ipad-1","schemaVersion":1,"maxRevision":0,"changeSets":[{"sequence":1,"types":["teams","players"],
+                "teams":{"create":[-1],"update":[],"delete":[],"attributes":{"-1":{"name":"Blue"}}},
+                "players":{"create":[-2],"update":[],"delete":[],"attributes":{"-2":{"name":"Ada","team_id":-1}}}}]}
+                """#
+            var logger = Logger(label: "hermes.serve.tests")
+            logger.logLevel = .error
+            let response = try await CollectorServeCommand.serve(settings, logger: logger, stopsOnSignals: false) { server in
+                let request = TransportRequest(
+                    method: "POST", url: URL(string: "http://127.0.0.1:\(server.port)\(HermesPath.sync)")!,
+                    headers: ["X-Hermes-App-Key": "a", "Content-Type": "application/json"], body: Array(body.utf8)
+                )
+                do {
+                    let response = try await PlatformTransport().send(request)
+                    try await server.shutdown()
+                    return response
+                } catch {
+                    try? await server.shutdown()
+                    throw error
+                }
+            }
+            // Then the collector applied it, answering server ids, and stored it in the sync file beside its database
+            #expect(response.status == 200)
+            let answer = try SyncAnswer(jsonBytes: response.body)
+            #expect(answer.maxRevision == 1)
+            let applied = try #require(answer.outcomes.first)
+            #expect(applied.conflict == false)
+            #expect(applied.entries.map(\.oldID) == [-1, -2])
+            #expect(applied.entries.last?.record.attributes?["team_id"] == .int(applied.entries[0].record.id))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("c-sync.sqlite").path))
+        }
+    }
+
+    @Test func syncSchemaThatIsWrongIsRefusedSayingWhy() async throws {
+        try await Self.withFiles([
+            "schema.json": #"{"version": 1, "types": [{"name": "players", "attributes": [{"name": "team_id", "kind": "reference", "references": "teams"}]}]}"#,
+        ]) { directory in
+            await #expect {
+                _ = try await Self.settings(Self.aesKey + [
+                    "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
+                    "--sync-schema", directory.appendingPathComponent("schema.json").path,
+                ])
+            } throws: { error in
+                HermesCommand.message(for: error) == "--sync-schema: players.team_id refers to teams, not a type of the schema"
+            }
         }
     }
 }

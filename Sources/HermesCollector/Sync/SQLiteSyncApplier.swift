@@ -1,158 +1,98 @@
 import GRDB
 import HermesWire
 
-/// Applies one change set inside the writer's transaction (``SQLiteSyncStorage``): checks it,
-/// writes it in a savepoint that is rolled back whole if any part conflicts, and records its
-/// outcome under `(clientID, sequence)`.
+/// Applies one change set inside the writer's transaction (``SQLiteSyncStorage``): carries out
+/// the steps of ``SyncApplyPlanner`` in SQL, the write in a savepoint rolled back whole if any
+/// part conflicts, and records the outcome under `(clientID, sequence)`.
 struct SQLiteSyncApplier {
-    /// Why a change set is refused, and the records whose server state goes back with the refusal.
-    struct Refusal: Error {
-        var reason: SyncConflictReason
-        var involved: [SyncRecordKey]
-    }
-
     let db: Database
     let rules: SyncRules
     let clientID: String
     let now: Int64
 
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
-        let sequence = changeSet.sequence ?? 0
+        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
         if let stored = try String.fetchOne(
-            db, sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?", arguments: [clientID, sequence]
+            db, sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?", arguments: [clientID, planner.sequence]
         ) {
             return try SyncChangeSet(json: JSONValue(parsing: Array(stored.utf8)))
         }
-        let outcome: SyncChangeSet
         let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?", arguments: [clientID]) ?? 0
-        if sequence <= last {
-            outcome = try refused(changeSet, Refusal(reason: .expired, involved: []))
-        } else if schemaVersion != rules.schema.version {
-            outcome = try refused(changeSet, Refusal(reason: .schema, involved: []))
-        } else if rules.schema.problem(in: changeSet) != nil {
-            outcome = try refused(changeSet, Refusal(reason: .invalid, involved: []))
-        } else if !changeSet.entries.allSatisfy({ rules.permission(clientID, $0) }) {
-            outcome = try refused(changeSet, Refusal(reason: .forbidden, involved: []))
+        var result: Result<SyncChangeSet, SyncRefusal>
+        if let refusal = planner.refusalBeforeWriting(schemaVersion: schemaVersion, lastSequence: last) {
+            result = .failure(refusal)
         } else {
-            var result: Result<SyncChangeSet, Refusal> = .failure(Refusal(reason: .invalid, involved: []))
+            result = .failure(SyncRefusal(.invalid))
             try db.inSavepoint {
                 do {
-                    result = .success(try write(changeSet))
+                    result = .success(try write(planner))
                     return .commit
-                } catch let refusal as Refusal {
+                } catch let refusal as SyncRefusal {
                     result = .failure(refusal)
                     return .rollback
                 }
             }
-            switch result {
-            case .success(let applied): outcome = applied
-            case .failure(let refusal): outcome = try refused(changeSet, refusal)
-            }
         }
-        let text = try outcome.json.jsonString()
+        let outcome: SyncChangeSet
+        switch result {
+        case .success(let applied): outcome = applied
+        case .failure(let refusal): outcome = planner.refused(refusal, stored: try stored(planner.keys(answering: refusal)))
+        }
         try db.execute(
             sql: "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [clientID, sequence, outcome.revision, text, now]
+            arguments: [clientID, planner.sequence, outcome.revision, try outcome.json.jsonString(), now]
         )
         return outcome
     }
 
-    /// Writes the change set at the next revision, or throws a ``Refusal``.
-    private func write(_ changeSet: SyncChangeSet) throws -> SyncChangeSet {
+    /// Writes the change set at the next revision, or throws a ``SyncRefusal``.
+    private func write(_ planner: SyncApplyPlanner) throws -> SyncChangeSet {
         let state = try Row.fetchOne(db, sql: "SELECT revision, next_id FROM sync_state WHERE id = 1")!
-        let revision = (state["revision"] as Int64) + 1
-        var nextID: Int64 = state["next_id"]
-        var serverIDs: [SyncRecordKey: Int64] = [:]
-        for entry in changeSet.entries where entry.operation == .create {
-            serverIDs[key(entry.record)] = nextID
-            nextID += 1
-        }
-        for entry in changeSet.entries where entry.operation != .create {
-            let current = try stored(key(entry.record))
-            guard let current, !current.isDeleted, current.revision == entry.record.revision else {
-                throw Refusal(reason: .stale, involved: [key(entry.record)])
-            }
-        }
-        var written: [SyncChangeSet.Entry] = []
-        for entry in changeSet.entries {
-            let type = entry.record.type
-            let id = serverIDs[key(entry.record)] ?? entry.record.id
-            try db.execute(sql: "DELETE FROM sync_references WHERE type = ? AND id = ?", arguments: [type, id])
-            // A `null` attribute is an absent one.
-            guard var attributes = entry.record.attributes?.filter({ $0.value != .null }) else {
+        let write = try planner.write(revision: (state["revision"] as Int64) + 1, nextID: state["next_id"], current: try stored(planner.basedOnKeys))
+        for entry in write.entries {
+            let record = entry.record
+            try db.execute(sql: "DELETE FROM sync_references WHERE type = ? AND id = ?", arguments: [record.type, record.id])
+            if !record.isDeleted {
+                try db.execute(sql: """
+                    INSERT INTO sync_records(type, id, revision, created, attributes, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)
+                    ON CONFLICT (type, id) DO UPDATE SET revision = excluded.revision, attributes = excluded.attributes
+                    """, arguments: [record.type, record.id, write.revision, write.revision, try record.storedAttributes])
+            } else {
                 try db.execute(
                     sql: "UPDATE sync_records SET attributes = NULL, deleted_at = ?, revision = ? WHERE type = ? AND id = ?",
-                    arguments: [now, revision, type, id]
-                )
-                written.append(.init(.delete, SyncRecord(type: type, id: id, revision: revision, attributes: nil)))
-                continue
-            }
-            for attribute in rules.schema.type(named: type)?.attributes ?? [] {
-                guard let target = attribute.referencedType, let value = attributes[attribute.name]?.intValue, value < 0 else { continue }
-                attributes[attribute.name] = .int(serverIDs[SyncRecordKey(type: target, id: value)] ?? value)
-            }
-            let record = SyncRecord(type: type, id: id, revision: revision, attributes: attributes)
-            let text = try JSONValue.object(attributes).jsonString()
-            try db.execute(sql: """
-                INSERT INTO sync_records(type, id, revision, created, attributes, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)
-                ON CONFLICT (type, id) DO UPDATE SET revision = excluded.revision, attributes = excluded.attributes
-                """, arguments: [type, id, revision, revision, text])
-            for target in rules.schema.references(of: record) {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)",
-                    arguments: [target.type, target.id, type, id]
+                    arguments: [now, write.revision, record.type, record.id]
                 )
             }
-            written.append(.init(entry.operation, record, oldID: entry.operation == .create ? entry.record.id : nil))
         }
-        try checkReferences(of: written)
-        try db.execute(sql: "UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", arguments: [revision, nextID])
-        return SyncChangeSet(sequence: changeSet.sequence, revision: revision, conflict: false, entries: written)
+        for (source, target) in write.references {
+            try db.execute(
+                sql: "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)",
+                arguments: [target.type, target.id, source.type, source.id]
+            )
+        }
+        var referrers: [SyncRecordKey: [SyncRecordKey]] = [:]
+        for key in write.deletedKeys {
+            referrers[key] = try Row.fetchAll(
+                db, sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT ?",
+                arguments: [key.type, key.id, SyncApplyPlanner.referrersShown]
+            ).map { SyncRecordKey(type: $0["type"], id: $0["id"]) }
+        }
+        if let refusal = planner.referenceRefusal(of: write, referrers: referrers, targets: try stored(write.targetKeys)) {
+            throw refusal
+        }
+        try db.execute(sql: "UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", arguments: [write.revision, write.nextID])
+        return SyncChangeSet(sequence: planner.sequence, revision: write.revision, conflict: false, entries: write.entries)
     }
 
-    /// Every reference written points to a live record, and no deleted record is still referenced.
-    private func checkReferences(of written: [SyncChangeSet.Entry]) throws {
-        for entry in written {
-            if entry.record.isDeleted {
-                let referrers = try Row.fetchAll(
-                    db, sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT 100",
-                    arguments: [entry.record.type, entry.record.id]
-                ).map { SyncRecordKey(type: $0["type"], id: $0["id"]) }
-                if !referrers.isEmpty { throw Refusal(reason: .referenced, involved: [key(entry.record)] + referrers) }
-            } else {
-                for target in rules.schema.references(of: entry.record) {
-                    guard let stored = try stored(target) else { throw Refusal(reason: .invalid, involved: [key(entry.record)]) }
-                    if stored.isDeleted { throw Refusal(reason: .stale, involved: [key(entry.record), target]) }
-                }
-            }
-        }
-    }
-
-    /// The refusal of `changeSet`: `conflict: true`, the reason, and the server's state of every
-    /// existing record it touched and of the records the refusal names.
-    private func refused(_ changeSet: SyncChangeSet, _ refusal: Refusal) throws -> SyncChangeSet {
-        var seen = Set<SyncRecordKey>()
-        let keys = (refusal.involved + changeSet.entries.map { key($0.record) }).filter {
-            $0.id > 0 && rules.schema.type(named: $0.type) != nil && seen.insert($0).inserted
-        }
-        var entries: [SyncChangeSet.Entry] = []
+    /// The stored state (tombstones included) of those of `keys` that exist.
+    private func stored(_ keys: [SyncRecordKey]) throws -> [SyncRecordKey: SyncRecord] {
+        var records: [SyncRecordKey: SyncRecord] = [:]
         for key in keys {
-            if let record = try stored(key), !record.isDeleted {
-                entries.append(.init(.update, record))
-            } else {
-                entries.append(.init(.delete, SyncRecord(type: key.type, id: key.id, revision: try stored(key)?.revision ?? 0, attributes: nil)))
-            }
+            let row = try Row.fetchOne(
+                db, sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?", arguments: [key.type, key.id]
+            )
+            if let row { records[key] = try SQLiteSyncStorage.record(row) }
         }
-        return SyncChangeSet(sequence: changeSet.sequence, conflict: true, reason: refusal.reason.rawValue, entries: entries)
-    }
-
-    private func stored(_ key: SyncRecordKey) throws -> SyncRecord? {
-        try Row.fetchOne(
-            db, sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?", arguments: [key.type, key.id]
-        ).map(SQLiteSyncStorage.record)
-    }
-
-    private func key(_ record: SyncRecord) -> SyncRecordKey {
-        SyncRecordKey(type: record.type, id: record.id)
+        return records
     }
 }

@@ -94,18 +94,9 @@ public struct SQLiteSyncStorage: SyncStorage {
                     SELECT type, id, revision, created, attributes FROM sync_records
                     WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
                     """, arguments: [plan.position, end])
-                var changeSets: [SyncChangeSet] = []
-                while let row = try rows.next() {
-                    let record = try Self.record(row)
-                    let created: Int64 = row["created"]
-                    let operation: SyncChangeSet.Operation = record.isDeleted ? .delete : (created == record.revision ? .create : .update)
-                    if changeSets.last?.revision != record.revision { changeSets.append(SyncChangeSet(revision: record.revision, entries: [])) }
-                    changeSets[changeSets.count - 1].entries.append(.init(operation, record))
-                }
-                let finish = plan.finish(end: end, current: current)
-                return SyncAnswer(
-                    maxRevision: finish.maxRevision, hasMore: finish.hasMore, reset: plan.reset, cursor: finish.cursor, changeSets: changeSets
-                )
+                var missed = SyncMissedChangeSets()
+                while let row = try rows.next() { missed.append(try Self.record(row), created: row["created"]) }
+                return plan.answer(end: end, current: current, changeSets: missed.changeSets)
             }
         }
     }
@@ -143,13 +134,7 @@ public struct SQLiteSyncStorage: SyncStorage {
 
     /// A record from a row of `sync_records` (`type`, `id`, `revision`, `attributes`).
     static func record(_ row: Row) throws -> SyncRecord {
-        let text: String? = row["attributes"]
-        return SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], attributes: try text.map(decodeAttributes))
-    }
-
-    /// Attributes stored as a JSON object's text.
-    static func decodeAttributes(_ text: String) throws -> [String: JSONValue] {
-        try JSONValue(parsing: Array(text.utf8)).objectValue ?? [:]
+        try SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], storedAttributes: row["attributes"])
     }
 }
 

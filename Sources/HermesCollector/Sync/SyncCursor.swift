@@ -1,9 +1,11 @@
+package import HermesWire
+
 /// Where a full copy of the data set stands: the next revision to read from (`position`) and the
 /// server's revision when the copy started (`floor`). A device in a full copy reports `floor` as its
 /// revision, so its revision never goes backwards, and sends the cursor back to go on.
 ///
 /// On the wire it is the opaque string `full:<position>:<floor>`.
-struct SyncCursor: Hashable {
+package struct SyncCursor: Hashable {
     var position: Int64
     var floor: Int64
 
@@ -12,7 +14,7 @@ struct SyncCursor: Hashable {
         self.floor = floor
     }
 
-    init?(_ text: String?) {
+    package init?(_ text: String?) {
         guard let text else { return nil }
         let parts = text.split(separator: ":")
         guard parts.count == 3, parts[0] == "full", let position = Int64(parts[1]), let floor = Int64(parts[2]),
@@ -26,9 +28,9 @@ struct SyncCursor: Hashable {
 /// Where a page starts, decided from a device's revision and cursor and the history the server
 /// still has (the revision of the newest forgotten tombstone, `horizon`). A device behind that
 /// history, or ahead of the server, starts a full copy over (`reset`).
-struct SyncPagePlan: Hashable {
+package struct SyncPagePlan: Hashable {
     /// Read records written after this revision.
-    var position: Int64
+    package var position: Int64
     /// The server's revision when the full copy started, during one.
     var floor: Int64?
     /// The device must drop its copy first.
@@ -39,7 +41,7 @@ struct SyncPagePlan: Hashable {
     ///   - cursor: its cursor.
     ///   - horizon: deletes at or below this revision are forgotten.
     ///   - current: the server's revision now.
-    init(maxRevision: Int64, cursor: SyncCursor?, horizon: Int64, current: Int64) {
+    package init(maxRevision: Int64, cursor: SyncCursor?, horizon: Int64, current: Int64) {
         if let cursor, cursor.floor == maxRevision {
             // Deletes of records copied so far are all above the floor or the position.
             if max(cursor.position, cursor.floor) >= horizon {
@@ -64,9 +66,15 @@ struct SyncPagePlan: Hashable {
     }
 
     /// The answer's revision and cursor once the page reaches `end` (of `current`).
-    func finish(end: Int64, current: Int64) -> (maxRevision: Int64, cursor: String?, hasMore: Bool) {
+    private func finish(end: Int64, current: Int64) -> (maxRevision: Int64, cursor: String?, hasMore: Bool) {
         let hasMore = end < current
         guard let floor, hasMore else { return (end, nil, hasMore) }
         return (max(floor, end), SyncCursor(position: end, floor: max(floor, end)).text, hasMore)
+    }
+
+    /// The answer of a page that read `changeSets`, the revisions up to `end` (of `current`).
+    package func answer(end: Int64, current: Int64, changeSets: [SyncChangeSet]) -> SyncAnswer {
+        let finish = finish(end: end, current: current)
+        return SyncAnswer(maxRevision: finish.maxRevision, hasMore: finish.hasMore, reset: reset, cursor: finish.cursor, changeSets: changeSets)
     }
 }

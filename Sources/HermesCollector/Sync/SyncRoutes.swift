@@ -9,6 +9,7 @@ import Logging
 struct SyncRoutes {
     let server: SyncServer
     let maxBodyBytes: Int
+    let metrics: CollectorMetrics
     let logger: Logger
 
     func register(on router: some RouterMethods<BasicRequestContext>) {
@@ -26,7 +27,10 @@ struct SyncRoutes {
             throw CollectorError(error)
         }
         let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let clock = ContinuousClock()
+        let start = clock.now
         let answer = try await server.answer(syncRequest, now: now)
+        metrics.countSync(answer, duration: clock.now - start)
         let conflicts = answer.outcomes.filter { $0.conflict == true }.count
         logger.debug("sync answered", metadata: [
             "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",

@@ -4,15 +4,15 @@ import HermesCollector
 import HermesWire
 import Logging
 
-/// `hermes collector serve`: serves uploads, configuration and events from a SQLite file or a
-/// PostgreSQL database until SIGINT or SIGTERM.
+/// `hermes collector serve`: serves uploads, configuration, events and (with `--sync-schema`)
+/// record sync from a SQLite file or a PostgreSQL database until SIGINT or SIGTERM.
 ///
 /// Every setting can also come from a `HERMES_<NAME>` environment variable or a `--settings`
 /// JSON file (``ServeSettings``): a flag wins over the environment, which wins over the file.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve uploads, configuration and events from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
+        abstract: "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
         discussion: """
             Each option can also be set by an environment variable HERMES_<NAME> (--retention-days: \
             HERMES_RETENTION_DAYS) or by a key of the --settings JSON file (retentionDays); a flag wins \
@@ -59,6 +59,15 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("retention-days"), help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
     var retentionDays: Int?
 
+    @Option(name: .customLong("sync-schema"), help: ArgumentHelp(
+        "Serve record sync (POST /v1/sync) for the schema in this JSON file (docs/examples/sync-schema.json). Its records live beside the collector's: in a SQLite file NAME-sync.sqlite next to the database, or in the sync_ tables of the PostgreSQL database.",
+        valueName: "file"
+    ))
+    var syncSchema: String?
+
+    @Option(name: .customLong("sync-history-days"), help: "With --sync-schema: days of deleted records (tombstones) and change set outcomes kept; a device older than that gets a full copy. (default: 30)")
+    var syncHistoryDays: Int?
+
     @Option(name: .customLong("log-level"), help: "trace, debug (adds a line per request), info, notice, warning, error or critical. (default: info)")
     var logLevel: Logger.Level?
 
@@ -87,18 +96,36 @@ struct CollectorServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "hermes.collector")
         logger.logLevel = settings.logLevel
-        let store = try await settings.location.open(logger: logger)
-        do {
-            let server = try await CollectorServer.start(
-                configuration: settings.collector, storage: store.storage, logger: logger, stopsOnSignals: true
-            )
+        try await Self.serve(settings, logger: logger, stopsOnSignals: true) { server in
             try await server.waitUntilStopped()
-        } catch {
-            await store.close()
-            throw error
         }
-        await store.close()
         logger.info("collector stopped")
+    }
+
+    /// Opens the stores `settings` name (the collector's, and record sync's when it is on),
+    /// starts a collector on them, runs `body` with it, and closes the stores once it returns.
+    static func serve<T>(
+        _ settings: ServeSettings, logger: Logger, stopsOnSignals: Bool, _ body: (CollectorServer) async throws -> T
+    ) async throws -> T {
+        try await settings.location.withOpen(logger: logger) { storage in
+            guard let rules = settings.syncRules else {
+                let server = try await CollectorServer.start(
+                    configuration: settings.collector, storage: storage, logger: logger, stopsOnSignals: stopsOnSignals
+                )
+                return try await body(server)
+            }
+            return try await settings.location.withOpenSync(logger: logger) { syncStorage in
+                let server = try await CollectorServer.start(
+                    configuration: settings.collector, storage: storage, sync: SyncServer(storage: syncStorage, rules: rules),
+                    logger: logger, stopsOnSignals: stopsOnSignals
+                )
+                logger.info("record sync served", metadata: [
+                    "schema_version": "\(rules.schema.version)", "types": "\(rules.schema.types.count)",
+                    "history_days": "\(rules.historyDays.map(String.init) ?? "all")",
+                ])
+                return try await body(server)
+            }
+        }
     }
 
     /// The settings with the environment and the `--settings` file layered under the flags.

@@ -14,6 +14,8 @@ struct ServeSettings {
     var collector: CollectorConfiguration
     var logLevel: Logger.Level
     var logJSON: Bool
+    /// Record sync's rules, when a sync schema is given.
+    var syncRules: SyncRules?
 
     init(_ flags: CollectorServeCommand, environment: [String: String]) async throws {
         var providers: [any ConfigProvider] = [EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: "hermes")]
@@ -72,6 +74,28 @@ struct ServeSettings {
             initialConfiguration: try Self.initialConfiguration(string(flags.config, "config"))
         )
         collector.retentionDays = retentionDays
+
+        let syncHistoryDays = int(flags.syncHistoryDays, "syncHistoryDays")
+        if let syncHistoryDays, syncHistoryDays < 1 { throw ValidationError("--sync-history-days must be at least 1.") }
+        if let path = string(flags.syncSchema, "syncSchema") {
+            syncRules = SyncRules(schema: try Self.syncSchema(path), historyDays: syncHistoryDays ?? 30)
+        } else if syncHistoryDays != nil {
+            throw ValidationError("--sync-history-days needs --sync-schema.")
+        }
+    }
+
+    /// The schema of `--sync-schema`, checked whole.
+    private static func syncSchema(_ path: String) throws -> SyncSchema {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("--sync-schema: cannot read \(path).")
+        }
+        do {
+            return try JSONDecoder().decode(SyncSchema.self, from: data)
+        } catch let DecodingError.dataCorrupted(context) {
+            throw ValidationError("--sync-schema: \(context.debugDescription)")
+        } catch {
+            throw ValidationError("--sync-schema: \(path) is not a sync schema (version, types with name and attributes): \(error)")
+        }
     }
 
     /// The document of `--config`, or the built-in one.

@@ -1,5 +1,6 @@
 import Foundation
 import HermesCollector
+import HermesCollectorPostgres
 import HermesSync
 import HermesWire
 import Logging
@@ -30,14 +31,31 @@ struct SyncTorture {
     let seed: UInt64
     let processes: Int
     let executable: URL?
+    /// A PostgreSQL server to keep the server's data set on (in a database made for the run and
+    /// dropped after it), or `nil` for a SQLite file.
+    var postgresServer: String?
 
     func run() async throws -> Outcome {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-torture-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let servers = try await SyncTortureServer.start(
-            path: directory.appendingPathComponent("server.sqlite").path, dropRate: 0.15, seed: seed
-        )
+        guard let postgresServer else {
+            return try await run(in: directory, location: .sqlite(path: directory.appendingPathComponent("server.sqlite").path))
+        }
+        let name = "hermes_sync_torture_\(UUID().uuidString.prefix(8).lowercased())"
+        let url = try await PostgresAdministration.createDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+        do {
+            let outcome = try await run(in: directory, location: .postgres(url: url))
+            try await PostgresAdministration.dropDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+            return outcome
+        } catch {
+            try? await PostgresAdministration.dropDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+            throw error
+        }
+    }
+
+    private func run(in directory: URL, location: StorageLocation) async throws -> Outcome {
+        let servers = try await SyncTortureServer.start(location: location, dropRate: 0.15, seed: seed)
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
         let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -83,11 +101,18 @@ struct SyncTorture {
             }
         }
         await servers.stop()
-        try await audit(clients, storage: servers.storage, into: &outcome)
+        do {
+            try await audit(clients, storage: servers.storage, into: &outcome)
+        } catch {
+            await servers.close()
+            throw error
+        }
+        await servers.close()
         return outcome
     }
 
-    private func audit(_ clients: [(id: String, client: SyncClient)], storage: SQLiteSyncStorage, into outcome: inout Outcome) async throws {
+    private func audit(_ clients: [(id: String, client: SyncClient)], storage: any SyncStorage, into outcome: inout Outcome) async throws {
+        guard let storage = storage as? any SyncOutcomeAudit else { throw RunFailure("the sync store cannot list its outcomes") }
         let serverRecords = try await storage.liveRecords().map(Self.normalized)
         var outcomes: [String: Set<Int64>] = [:]
         for recorded in try await storage.outcomes() {

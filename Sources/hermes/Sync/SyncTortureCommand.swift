@@ -26,18 +26,29 @@ struct SyncTortureCommand: AsyncParsableCommand {
     @Option(help: "How many of the devices run as processes killed with SIGKILL.")
     var processes = 3
 
+    @Option(help: ArgumentHelp(
+        "Keep the server's data set on this PostgreSQL server (postgres://…), in a database made for the run and dropped after it. Default: a SQLite file.",
+        valueName: "url"
+    ))
+    var storage: String?
+
     @OptionGroup var options: TortureRunOptions
 
     func validate() throws {
         guard devices >= 2 else { throw ValidationError("--devices must be at least 2") }
         guard seconds > 0, seconds <= 3_600 else { throw ValidationError("--seconds must be between 0 and 3600") }
         guard (0...devices).contains(processes) else { throw ValidationError("--processes must be between 0 and --devices") }
+        if let storage, case .sqlite = StorageLocation(storage) {
+            throw ValidationError("--storage must be a postgres:// URL (the default is a SQLite file)")
+        }
     }
 
     func run() async throws {
         let executable = processes > 0 ? try ChildProcess.hermesExecutable() : nil
         try await options.report("sync torture") { seed in
-            let outcome = try await SyncTorture(devices: devices, seconds: seconds, seed: seed, processes: processes, executable: executable).run()
+            let outcome = try await SyncTorture(
+                devices: devices, seconds: seconds, seed: seed, processes: processes, executable: executable, postgresServer: storage
+            ).run()
             var report = BenchReport()
             report.add("devices", Double(outcome.devices), "devices (\(processes) as processes, killed \(outcome.kills) times; \(outcome.droppedAnswers) answers lost)")
             report.add("changes", Double(outcome.changes), "change sets the devices saved")

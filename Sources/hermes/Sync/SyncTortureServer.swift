@@ -3,46 +3,47 @@ import HermesCollector
 import HermesWire
 import Synchronization
 
-/// The sync torture's server: one SQLite store, reached in process through the fault layer
+/// The sync torture's server: one sync store (a SQLite file, or a PostgreSQL database; see
+/// ``StorageLocation/openSync(logger:)``), reached in process through the fault layer
 /// (``SyncServerSwitch``) and over loopback HTTP by the device processes; it can restart (the
-/// store closed and opened again from its file, the HTTP server on a new port).
+/// store closed and opened again, the HTTP server on a new port).
 final class SyncTortureServer: Sendable {
     static let appKey = "sync-torture"
     static let rules = SyncRules(schema: SyncTortureSchema.schema, pageRecords: 300, maximumChangeSets: 50)
 
-    let path: String
-    let switchboard: SyncServerSwitch
-    private let state: Mutex<(storage: SQLiteSyncStorage, http: CollectorServer?)>
-
-    private init(path: String, switchboard: SyncServerSwitch, storage: SQLiteSyncStorage, http: CollectorServer?) {
-        self.path = path
-        self.switchboard = switchboard
-        state = Mutex((storage, http))
+    private struct Running {
+        var storage: any SyncStorage
+        var close: @Sendable () async -> Void
+        var http: CollectorServer?
     }
 
-    static func start(path: String, dropRate: Double, seed: UInt64) async throws -> SyncTortureServer {
-        let storage = try SQLiteSyncStorage(path: path)
-        let server = SyncServer(storage: storage, rules: rules)
-        let http = try await startHTTP(server)
-        return SyncTortureServer(path: path, switchboard: SyncServerSwitch(server: server, dropRate: dropRate, seed: seed), storage: storage, http: http)
+    let location: StorageLocation
+    let switchboard: SyncServerSwitch
+    private let state: Mutex<Running>
+
+    private init(location: StorageLocation, switchboard: SyncServerSwitch, running: Running) {
+        self.location = location
+        self.switchboard = switchboard
+        state = Mutex(running)
+    }
+
+    static func start(location: StorageLocation, dropRate: Double, seed: UInt64) async throws -> SyncTortureServer {
+        let (server, running) = try await open(location)
+        return SyncTortureServer(location: location, switchboard: SyncServerSwitch(server: server, dropRate: dropRate, seed: seed), running: running)
     }
 
     /// The HTTP server's port (0 while it restarts).
     var port: Int { state.withLock { $0.http?.port ?? 0 } }
     /// The store.
-    var storage: SQLiteSyncStorage { state.withLock { $0.storage } }
+    var storage: any SyncStorage { state.withLock { $0.storage } }
 
-    /// Stops both ways in, opens the store again from its file, and starts them again.
+    /// Stops both ways in, closes the store and opens it again, and starts them again.
     func restart() async throws {
         switchboard.set(nil)
         await stop()
-        let storage = try SQLiteSyncStorage(path: path)
-        let server = SyncServer(storage: storage, rules: Self.rules)
-        let http = try await Self.startHTTP(server)
-        state.withLock { state in
-            state.storage = storage
-            state.http = http
-        }
+        await state.withLock { $0.close }()
+        let (server, running) = try await Self.open(location)
+        state.withLock { $0 = running }
         switchboard.set(server)
     }
 
@@ -52,7 +53,7 @@ final class SyncTortureServer: Sendable {
         try await restart()
     }
 
-    /// Stops the HTTP server.
+    /// Stops the HTTP server; the store stays open (for the audit) until ``close()``.
     func stop() async {
         let http = state.withLock { state in
             defer { state.http = nil }
@@ -61,10 +62,24 @@ final class SyncTortureServer: Sendable {
         try? await http?.shutdown()
     }
 
-    private static func startHTTP(_ server: SyncServer) async throws -> CollectorServer {
-        try await CollectorServer.start(
-            configuration: CollectorConfiguration(port: 0, appKeys: [appKey], adminToken: UUID().uuidString, keyring: Keyring([])),
-            storage: try SQLiteCollectorStorage.inMemory(), sync: server, logger: TortureLog.quiet
-        )
+    /// Stops the HTTP server and closes the store.
+    func close() async {
+        await stop()
+        await state.withLock { $0.close }()
+    }
+
+    private static func open(_ location: StorageLocation) async throws -> (SyncServer, Running) {
+        let (storage, close) = try await location.openSync(logger: TortureLog.quiet)
+        let server = SyncServer(storage: storage, rules: rules)
+        do {
+            let http = try await CollectorServer.start(
+                configuration: CollectorConfiguration(port: 0, appKeys: [appKey], adminToken: UUID().uuidString, keyring: Keyring([])),
+                storage: try SQLiteCollectorStorage.inMemory(), sync: server, logger: TortureLog.quiet
+            )
+            return (server, Running(storage: storage, close: close, http: http))
+        } catch {
+            await close()
+            throw error
+        }
     }
 }

@@ -69,6 +69,9 @@ struct OperationsRoutesTests {
             "hermes_collector_retention_days_dropped_total 0",
             "hermes_collector_retention_records_removed_total 0",
             "hermes_collector_retention_failures_total 0",
+            "hermes_collector_sync_requests_total 0",
+            "hermes_collector_sync_change_sets_applied_total 0",
+            "hermes_collector_sync_records_sent_total 0",
         ])
         #expect(text.contains("# TYPE hermes_collector_rejects_total counter\n"))
         // And the request histogram counts each answer by route and status

@@ -9,13 +9,15 @@ import Testing
 struct SyncRoutesTests {
     static let schema = SyncSchema(version: 1, types: [SyncEntityType("notes", attributes: [.init("text", .string)])])
 
-    static func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    static func test<T: Sendable>(
+        metrics: CollectorMetrics = CollectorMetrics(), _ body: @Sendable (any TestClientProtocol) async throws -> T
+    ) async throws -> T {
         let fixture = try CollectorFixture()
         let sync = SyncServer(storage: try SQLiteSyncStorage.inMemory(), rules: SyncRules(schema: schema))
         let app = try await buildApplication(
-            configuration: fixture.configuration, storage: fixture.storage, sync: sync, logger: CollectorFixture.silentLogger
+            configuration: fixture.configuration, storage: fixture.storage, sync: sync, metrics: metrics, logger: CollectorFixture.silentLogger
         )
-        try await app.test(.router, body)
+        return try await app.test(.router, body)
     }
 
     static func post(_ client: any TestClientProtocol, _ body: String, appKey: String? = CollectorFixture.appKey) async throws -> TestResponse {
@@ -48,5 +50,33 @@ struct SyncRoutesTests {
             let empty = try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[]}"#)
             #expect(empty.text == #"{"changeSets":[],"hasMore":false,"maxRevision":0,"reset":false}"#)
         }
+    }
+
+    @Test func metricsCountRequestsAppliedChangeSetsConflictsByReasonAndRecordsSent() async throws {
+        let metrics = CollectorMetrics()
+        let text = try await Self.test(metrics: metrics) { client in
+            // Given a device creating two notes, then updating one from a stale revision, and a
+            // second device catching up
+            _ = try await Self.post(client, """
+                {"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[
+                {"sequence":1,"types":["notes"],"notes":{"create":[-1,-2],"update":[],"delete":[],"attributes":{"-1":{"text":"x"},"-2":{"text":"y"}}}}]}
+                """)
+            _ = try await Self.post(client, """
+                {"clientID":"a","schemaVersion":1,"maxRevision":1,"changeSets":[
+                {"sequence":2,"types":["notes"],"notes":{"create":[],"update":[1],"delete":[],"attributes":{"1":{"text":"z","revision":0}}}}]}
+                """)
+            _ = try await Self.post(client, #"{"clientID":"b","schemaVersion":1,"maxRevision":0,"changeSets":[]}"#)
+            return try await client.execute(uri: "/metrics", method: .get).text
+        }
+        // Then the sync counters say so, and the sync histogram counted three answers
+        let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+        #expect(samples.isSuperset(of: [
+            "hermes_collector_sync_requests_total 3",
+            "hermes_collector_sync_change_sets_applied_total 1",
+            "hermes_collector_sync_conflicts_total{reason=\"stale\"} 1",
+            "hermes_collector_sync_records_sent_total 4",
+            "hermes_collector_sync_duration_seconds_count 3",
+        ]))
+        #expect(metrics.snapshot.syncConflicts == ["stale": 1])
     }
 }

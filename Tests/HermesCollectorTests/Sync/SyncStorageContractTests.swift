@@ -2,8 +2,7 @@ import HermesCollector
 import HermesWire
 import Testing
 
-/// What every ``SyncStorage`` must do, run against each store (SQLite here; a PostgreSQL store
-/// joins the list when it exists).
+/// What every ``SyncStorage`` must do: SQLite always, PostgreSQL when a server is given (always in CI).
 struct SyncStorageContractTests {
     static let schema = SyncSchema(version: 1, types: [
         SyncEntityType("teams", attributes: [.init("name", .string)]),
@@ -11,16 +10,13 @@ struct SyncStorageContractTests {
     ])
     static let rules = SyncRules(schema: schema, pageRecords: 2)
 
-    static func stores() throws -> [any SyncStorage] {
-        [try SQLiteSyncStorage.inMemory()]
-    }
-
     static func create(_ sequence: Int64, _ type: String, _ id: Int64, _ attributes: [String: JSONValue]) -> SyncChangeSet {
         SyncChangeSet(sequence: sequence, entries: [.init(.create, SyncRecord(type: type, id: id, revision: 0, attributes: attributes))])
     }
 
-    @Test func revisionsCountUpByOneAndRetriedChangeSetGetsTheRecordedOutcome() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func revisionsCountUpByOneAndRetriedChangeSetGetsTheRecordedOutcome(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             let first = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let second = try await storage.apply(Self.create(1, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
             let again = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
@@ -31,8 +27,9 @@ struct SyncStorageContractTests {
         }
     }
 
-    @Test func staleUpdateIsRolledBackWholeWithTheServersRecord() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func staleUpdateIsRolledBackWholeWithTheServersRecord(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
             let update = { (sequence: Int64, name: String, base: Int64) in
@@ -50,8 +47,9 @@ struct SyncStorageContractTests {
         }
     }
 
-    @Test func referencedRecordIsNotDeletedAndUnreferencedOneLeavesATombstone() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func referencedRecordIsNotDeletedAndUnreferencedOneLeavesATombstone(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             let created = try await storage.apply(SyncChangeSet(sequence: 1, entries: [
                 .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
                 .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
@@ -72,8 +70,9 @@ struct SyncStorageContractTests {
         }
     }
 
-    @Test func pagesNeverSplitARevisionAndAFullCopyKeepsTheRevisionFromGoingBack() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func pagesNeverSplitARevisionAndAFullCopyKeepsTheRevisionFromGoingBack(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             for sequence in Int64(1)...3 {
                 _ = try await storage.apply(SyncChangeSet(sequence: sequence, entries: [
                     .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "x"])),
@@ -96,8 +95,9 @@ struct SyncStorageContractTests {
         }
     }
 
-    @Test func deviceBehindTheForgottenHistoryGetsAReset() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func deviceBehindTheForgottenHistoryGetsAReset(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             _ = try await storage.apply(Self.create(2, "teams", -1, ["name": "b"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
@@ -115,11 +115,85 @@ struct SyncStorageContractTests {
 }
 
 extension SyncStorageContractTests {
-    @Test func deviceAheadOfTheServerGetsAReset() async throws {
-        for storage in try Self.stores() {
+    @Test(arguments: StorageKind.available)
+    func deviceAheadOfTheServerGetsAReset(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
             _ = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let ahead = try await storage.page(after: 9, cursor: nil, limit: 10)
             #expect(ahead.reset && ahead.maxRevision == 1 && ahead.changeSets.count == 1)
+        }
+    }
+}
+
+extension SyncStorageContractTests {
+    @Test(arguments: StorageKind.available)
+    func concurrentAppliesNeverLetACursorSkipACommit(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
+            // Given two devices creating 15 teams each at the same moment
+            async let writing: Void = withThrowingTaskGroup(of: Void.self) { group in
+                for device in ["d1", "d2"] {
+                    group.addTask {
+                        for sequence in Int64(1)...15 {
+                            let changeSet = Self.create(sequence, "teams", -1, ["name": .string("\(device)-\(sequence)")])
+                            _ = try await storage.apply(changeSet, from: device, schemaVersion: 1, rules: Self.rules, now: 1)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            // When a third device follows them, a page at a time from the revision it reached
+            var revision: Int64 = 0
+            var revisions: [Int64] = []
+            var ids: [Int64] = []
+            func follow() async throws {
+                let page = try await storage.page(after: revision, cursor: nil, limit: 1_000)
+                revisions += page.changeSets.compactMap(\.revision)
+                ids += page.changeSets.flatMap(\.entries).map(\.record.id)
+                revision = page.maxRevision
+            }
+            for _ in 0..<40 { try await follow() }
+            try await writing
+            try await follow()
+            // Then it saw every revision once, in order, and every record
+            #expect(revisions == Array(1...30))
+            #expect(ids.sorted() == (try await storage.liveRecords().map(\.id).sorted()))
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
+    func sameChangeSetSentTwiceAtTheSameMomentIsAppliedOnce(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
+            let changeSet = SyncChangeSet(sequence: 1, entries: [
+                .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
+                .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
+            ])
+            async let first = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            async let second = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let (one, other) = try await (first, second)
+            #expect(one == other && one.conflict == false && one.revision == 1)
+            #expect(one.entries.map(\.oldID) == [-1, -2])
+            #expect(try await storage.liveRecords().count == 2)
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
+    func neverApplicableChangeSetIsConsumedAndTheNextOneApplies(kind: StorageKind) async throws {
+        try await TestStorage.withSyncStore(kind) { storage in
+            // Given a change set naming an unknown type and one made under another schema version
+            let unknown = Self.create(1, "coaches", -1, ["name": "c"])
+            let invalid = try await storage.apply(unknown, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let otherSchema = try await storage.apply(Self.create(2, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 2, rules: Self.rules, now: 1)
+            // Then both are refused, consumed (the same answer again), and the next one applies
+            #expect(invalid.conflict == true && invalid.reason == "invalid" && invalid.entries.isEmpty)
+            #expect(otherSchema.reason == "schema")
+            #expect(try await storage.apply(unknown, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1) == invalid)
+            let next = try await storage.apply(Self.create(3, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(next.conflict == false && next.revision == 1)
+            // And a sequence below the device's last one, whose outcome is not kept, is expired
+            _ = try await storage.apply(Self.create(5, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            let late = try await storage.apply(Self.create(4, "teams", -1, ["name": "c"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(late.conflict == true && late.reason == "expired")
+            #expect(try await storage.liveRecords().map(\.attributes?["name"]) == ["a", "b"])
         }
     }
 }
