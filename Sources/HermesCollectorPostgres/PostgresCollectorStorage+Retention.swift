@@ -3,13 +3,27 @@ import Logging
 import PostgresNIO
 
 extension PostgresCollectorStorage {
+    /// The longest a retention pass waits for a day's table and the default partition (inserts
+    /// into other days go on meanwhile).
+    static let partitionLockTimeout = "10s"
+    /// The longest a retention pass waits for its moment's lock on `events`: the longest it may
+    /// hold up inserts.
+    static let detachLockTimeout = "500ms"
+
     /// Drops the day partitions that end at or before the cutoff's day, oldest first, and deletes
     /// the default partition's rows older than that day.
     ///
-    /// Each partition is detached in a transaction of its own with `lock_timeout` 500 ms (the
-    /// detach needs a moment's exclusive lock on `events`, so inserts wait at most that long; a
-    /// partition that cannot get it is left for the next pass), then dropped outside it, where
-    /// only the detached table is locked. Its rows are counted just before.
+    /// Each partition is detached in a transaction of its own, then dropped outside it, where only
+    /// the detached table is locked; its rows are counted just before. The transaction first
+    /// locks the day's table and the default partition, which inserts into other days never
+    /// touch, waiting up to 10 s (a vacuum of the old day, which holds its table for as long as
+    /// it runs, is cancelled by PostgreSQL after `deadlock_timeout`). Only then does the detach
+    /// take its moment's exclusive lock on `events`, with a `lock_timeout` of 500 ms: inserts
+    /// wait at most that long. A partition whose locks cannot be had in time fails the pass and
+    /// is tried again at the next one.
+    ///
+    /// (`DETACH PARTITION … CONCURRENTLY` would not block inserts at all, but PostgreSQL refuses
+    /// it while the table has a default partition, which `events` keeps for out-of-range times.)
     public func removeDays(before cutoff: Int64) async throws -> RetentionOutcome {
         let end = UTCDay.start(of: cutoff)
         var outcome = RetentionOutcome(daysDropped: 0, recordsRemoved: 0)
@@ -20,8 +34,12 @@ extension PostgresCollectorStorage {
                 var count: Int64 = 0
                 for try await value in rows.decode(Int64.self) { count = value }
                 try await client.withTransaction(logger: logger) { connection in
-                    try await connection.query("SET LOCAL lock_timeout = '500ms'", logger: logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: "ALTER TABLE events DETACH PARTITION \(table)"), logger: logger)
+                    try await connection.run([
+                        "SET LOCAL lock_timeout = '\(Self.partitionLockTimeout)'",
+                        "LOCK TABLE \(table), events_default IN ACCESS EXCLUSIVE MODE",
+                        "SET LOCAL lock_timeout = '\(Self.detachLockTimeout)'",
+                        "ALTER TABLE events DETACH PARTITION \(table)",
+                    ], logger: logger)
                 }
                 try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
                 return Int(count)
