@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Hermes
 import HermesBenchKit
 import HermesCollector
@@ -49,6 +46,8 @@ struct CollectorBenchmark {
         report.add("lost", Double(measured.map(\.lost).max() ?? 0), "records lost (most of the runs)")
         report.add("raw_records_per_s", median(measured.map(\.rawRecordsPerSecond)), "records/s inserted straight into the store")
         report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.rawRecordsPerSecond }), "collectors / straight insert")
+        report.add("collector_cpu_us_per_record", median(measured.map(\.collectorCPUPerRecord)) * 1e6, "collector processes' CPU µs per record posted")
+        report.add("client_cpu_us_per_record", median(measured.map(\.clientCPUPerRecord)) * 1e6, "front and uploaders' CPU µs per record posted")
         return report
     }
 
@@ -58,14 +57,19 @@ struct CollectorBenchmark {
         var stored: Int
         var duplicatesStored: Int
         var lost: Int
+        /// The collector processes' CPU (their whole lives), per record posted.
+        var collectorCPUPerRecord: Double
+        /// This process's CPU while posting (the front and the uploaders), per record posted.
+        var clientCPUPerRecord: Double
         var rawRecordsPerSecond = 0.0
     }
 
     /// The collectors' part of one run: start them on a fresh database, post everything, count.
     private func collectors(_ workload: CollectorWorkload, logger: Logger) async throws -> Run {
-        try await withFreshDatabase(logger: logger) { location, directory in
+        try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, directory in
             var started: [CollectorInstance] = []
             defer { for instance in started { instance.stop() } }
+            let childrenCPU = ProcessTime.childrenCPUSeconds
             for index in 0..<instances {
                 started.append(try await CollectorInstance.start(
                     storage: location, aesKey: "1:" + Hex.string(Self.aesKey), log: directory.appendingPathComponent("collector-\(index).log")
@@ -76,11 +80,14 @@ struct CollectorBenchmark {
             let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: CollectorWorkload.namespace, HermesHeader.packetVersion: "2"]
             let clock = ContinuousClock()
             let start = clock.now
+            let clientCPU = ProcessTime.cpuSeconds
             let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
                 for uploader in 0..<uploaders {
                     group.addTask {
-                        // One session per uploader: its own connection, which the front gives to one instance.
-                        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+                        // One transport per uploader: its own kept-alive connection, which the front
+                        // gives to one instance. The SDK's socket transport, so that the load
+                        // generator costs next to nothing, as the raw insert's client does.
+                        let transport = SocketHTTPTransport()
                         var latencies: [Duration] = []
                         for position in workload.share(uploader, of: uploaders) {
                             let request = TransportRequest(method: "POST", url: url, headers: headers, body: workload.bodies[workload.order[position]])
@@ -95,14 +102,19 @@ struct CollectorBenchmark {
                 return try await group.reduce(into: [Duration]()) { $0 += $1 }
             }
             let elapsed = start.duration(to: clock.now)
+            let clientSeconds = ProcessTime.cpuSeconds - clientCPU
             try await front.stop()
+            for instance in started { instance.stop() }
+            let collectorSeconds = ProcessTime.childrenCPUSeconds - childrenCPU
             let stored = try await StorageLocation(location).withOpen(logger: logger) { try await $0.count(EventQuery()) }
             return Run(
                 recordsPerSecond: Double(workload.postedRecords) / elapsed.seconds,
                 p99Milliseconds: percentile(0.99, ofSorted: latencies.sorted()).seconds * 1000,
                 stored: stored,
                 duplicatesStored: max(0, stored - workload.uniqueRecords),
-                lost: max(0, workload.uniqueRecords - stored)
+                lost: max(0, workload.uniqueRecords - stored),
+                collectorCPUPerRecord: collectorSeconds / Double(workload.postedRecords),
+                clientCPUPerRecord: clientSeconds / Double(workload.postedRecords)
             )
         }
     }
@@ -110,7 +122,7 @@ struct CollectorBenchmark {
     /// The ceiling: the same batches, in the same order, straight into a fresh database of the
     /// same kind from `uploaders` concurrent connections, with the store's own statement.
     private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> Double {
-        try await withFreshDatabase(logger: logger) { location, _ in
+        try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
             try await StorageLocation(location).withOpen(logger: logger) { storage in
                 let clock = ContinuousClock()
                 let elapsed: Duration
@@ -149,27 +161,6 @@ struct CollectorBenchmark {
                 guard stored == workload.uniqueRecords else { throw RunFailure("the raw insert stored \(stored) of \(workload.uniqueRecords)") }
                 return Double(workload.postedRecords) / elapsed.seconds
             }
-        }
-    }
-
-    /// Runs `body` with a fresh, empty database (its `--storage` value) and a scratch directory,
-    /// then removes both.
-    private func withFreshDatabase<T>(logger: Logger, _ body: (String, URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-collector-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let postgresURL else {
-            return try await body(directory.appendingPathComponent("collector.sqlite").path, directory)
-        }
-        let name = "hermes_bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let location = try await PostgresAdministration.createDatabase(name, serverURL: postgresURL, logger: logger)
-        do {
-            let value = try await body(location, directory)
-            try await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
-            return value
-        } catch {
-            try? await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
-            throw error
         }
     }
 }
