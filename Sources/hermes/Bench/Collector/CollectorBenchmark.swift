@@ -31,7 +31,7 @@ struct CollectorBenchmark {
         var measured: [Run] = []
         for _ in 0..<runs {
             var run = try await collectors(workload, logger: logger)
-            run.rawRecordsPerSecond = try await rawInsert(workload, logger: logger)
+            run.raw = try await rawInsert(workload, logger: logger)
             measured.append(run)
         }
         var report = BenchReport()
@@ -44,10 +44,26 @@ struct CollectorBenchmark {
         report.add("stored", Double(measured.map(\.stored).min() ?? 0), "records stored (fewest of the runs)")
         report.add("duplicates_stored", Double(measured.map(\.duplicatesStored).max() ?? 0), "duplicates stored (most of the runs)")
         report.add("lost", Double(measured.map(\.lost).max() ?? 0), "records lost (most of the runs)")
-        report.add("raw_records_per_s", median(measured.map(\.rawRecordsPerSecond)), "records/s inserted straight into the store")
-        report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.rawRecordsPerSecond }), "collectors / straight insert")
-        report.add("collector_cpu_us_per_record", median(measured.map(\.collectorCPUPerRecord)) * 1e6, "collector processes' CPU µs per record posted")
-        report.add("client_cpu_us_per_record", median(measured.map(\.clientCPUPerRecord)) * 1e6, "front and uploaders' CPU µs per record posted")
+        report.add("raw_records_per_s", median(measured.map(\.raw.recordsPerSecond)), "records/s inserted straight into the store")
+        report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.raw.recordsPerSecond }), "collectors / straight insert")
+        // CPU µs per record posted, by part: what a loaded machine changes little.
+        func microseconds(_ key: String, _ label: String, _ seconds: (Run) -> Double?) {
+            let values = measured.compactMap(seconds)
+            if values.count == measured.count { report.add(key, median(values) * 1e6, label) }
+        }
+        microseconds("collector_cpu_us", "CPU µs per record: collector processes", \.cpu.collectors)
+        microseconds("front_cpu_us", "CPU µs per record: the round-robin front", \.cpu.front)
+        microseconds("uploaders_cpu_us", "CPU µs per record: the uploaders", \.cpu.uploaders)
+        microseconds("postgres_cpu_us", "CPU µs per record: PostgreSQL, through the collectors", \.cpu.postgres)
+        microseconds("raw_client_cpu_us", "CPU µs per record: the straight insert's client", \.raw.cpu.client)
+        microseconds("raw_postgres_cpu_us", "CPU µs per record: PostgreSQL, straight insert", \.raw.cpu.postgres)
+        let cpuRatios = measured.compactMap { run -> Double? in
+            guard let postgres = run.cpu.postgres, let rawPostgres = run.raw.cpu.postgres else { return nil }
+            return (rawPostgres + run.raw.cpu.client) / (postgres + run.cpu.collectors + run.cpu.front + run.cpu.uploaders)
+        }
+        if cpuRatios.count == measured.count {
+            report.add("cpu_ratio", median(cpuRatios), "CPU per record straight / through the collectors (the ratio with the cores to themselves)")
+        }
         return report
     }
 
@@ -57,11 +73,33 @@ struct CollectorBenchmark {
         var stored: Int
         var duplicatesStored: Int
         var lost: Int
-        /// The collector processes' CPU (their whole lives), per record posted.
-        var collectorCPUPerRecord: Double
-        /// This process's CPU while posting (the front and the uploaders), per record posted.
-        var clientCPUPerRecord: Double
-        var rawRecordsPerSecond = 0.0
+        var cpu: CollectorsCPU
+        var raw = RawRun(recordsPerSecond: 0, cpu: RawCPU(client: 0, postgres: nil))
+    }
+
+    /// CPU seconds per record posted through the collectors, by part.
+    private struct CollectorsCPU {
+        /// The collector processes, their whole lives.
+        var collectors: Double
+        /// The round-robin front's threads while posting.
+        var front: Double
+        /// The rest of this process while posting: the uploaders.
+        var uploaders: Double
+        /// The database's backends, when the server runs on this host.
+        var postgres: Double?
+    }
+
+    private struct RawRun {
+        var recordsPerSecond: Double
+        var cpu: RawCPU
+    }
+
+    /// CPU seconds per record inserted straight, by part.
+    private struct RawCPU {
+        /// This process during the timed loop.
+        var client: Double
+        /// The database's backends, when the server runs on this host.
+        var postgres: Double?
     }
 
     /// The collectors' part of one run: start them on a fresh database, post everything, count.
@@ -81,6 +119,7 @@ struct CollectorBenchmark {
             let clock = ContinuousClock()
             let start = clock.now
             let clientCPU = ProcessTime.cpuSeconds
+            let frontCPU = ProcStat.cpuSeconds(ownThreadsNamed: RoundRobinFront.threadNamePrefix) ?? 0
             let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
                 for uploader in 0..<uploaders {
                     group.addTask {
@@ -103,28 +142,36 @@ struct CollectorBenchmark {
             }
             let elapsed = start.duration(to: clock.now)
             let clientSeconds = ProcessTime.cpuSeconds - clientCPU
+            let frontSeconds = (ProcStat.cpuSeconds(ownThreadsNamed: RoundRobinFront.threadNamePrefix) ?? 0) - frontCPU
             try await front.stop()
-            for instance in started { instance.stop() }
+            let (stored, postgresSeconds) = try await StorageLocation(location).withOpen(logger: logger) { storage in
+                let postgresSeconds = try await Self.postgresCPU(storage, logger: logger)
+                for instance in started { instance.stop() }
+                return (try await storage.count(EventQuery()), postgresSeconds)
+            }
             let collectorSeconds = ProcessTime.childrenCPUSeconds - childrenCPU
-            let stored = try await StorageLocation(location).withOpen(logger: logger) { try await $0.count(EventQuery()) }
+            let records = Double(workload.postedRecords)
             return Run(
                 recordsPerSecond: Double(workload.postedRecords) / elapsed.seconds,
                 p99Milliseconds: percentile(0.99, ofSorted: latencies.sorted()).seconds * 1000,
                 stored: stored,
                 duplicatesStored: max(0, stored - workload.uniqueRecords),
                 lost: max(0, workload.uniqueRecords - stored),
-                collectorCPUPerRecord: collectorSeconds / Double(workload.postedRecords),
-                clientCPUPerRecord: clientSeconds / Double(workload.postedRecords)
+                cpu: CollectorsCPU(
+                    collectors: collectorSeconds / records, front: frontSeconds / records,
+                    uploaders: (clientSeconds - frontSeconds) / records, postgres: postgresSeconds.map { $0 / records }
+                )
             )
         }
     }
 
     /// The ceiling: the same batches, in the same order, straight into a fresh database of the
     /// same kind from `uploaders` concurrent connections, with the store's own statement.
-    private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> Double {
+    private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> RawRun {
         try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
             try await StorageLocation(location).withOpen(logger: logger) { storage in
                 let clock = ContinuousClock()
+                let clientCPU = ProcessTime.cpuSeconds
                 let elapsed: Duration
                 if let postgres = storage as? PostgresCollectorStorage {
                     // Every statement's arrays built before the clock starts.
@@ -157,11 +204,33 @@ struct CollectorBenchmark {
                         }
                     }
                 }
+                let clientSeconds = ProcessTime.cpuSeconds - clientCPU
+                let postgresSeconds = try await Self.postgresCPU(storage, logger: logger)
                 let stored = try await storage.count(EventQuery())
                 guard stored == workload.uniqueRecords else { throw RunFailure("the raw insert stored \(stored) of \(workload.uniqueRecords)") }
-                return Double(workload.postedRecords) / elapsed.seconds
+                let records = Double(workload.postedRecords)
+                return RawRun(
+                    recordsPerSecond: records / elapsed.seconds,
+                    cpu: RawCPU(client: clientSeconds / records, postgres: postgresSeconds.map { $0 / records })
+                )
             }
         }
+    }
+}
+
+extension CollectorBenchmark {
+    /// The CPU seconds PostgreSQL has spent for the database `storage` is on: its backends'
+    /// (each connection's process, all made for this measurement's fresh database), read from
+    /// `/proc`; `nil` for SQLite, or a server on another host.
+    private static func postgresCPU(_ storage: any CollectorStorage, logger: Logger) async throws -> Double? {
+        guard let postgres = storage as? PostgresCollectorStorage else { return nil }
+        let rows = try await postgres.client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database()", logger: logger)
+        var total = 0.0
+        for try await pid in rows.decode(Int32.self) {
+            guard let seconds = ProcStat.cpuSeconds(process: Int(pid)) else { return nil }
+            total += seconds
+        }
+        return total
     }
 }
 
