@@ -1,7 +1,6 @@
 import Foundation
 import HermesCollector
 import HermesCollectorPostgres
-import HermesWire
 import Logging
 import PostgresNIO
 import Synchronization
@@ -114,8 +113,7 @@ struct RetentionBenchmark {
         return zip(inside, inside.dropFirst()).map { $0.duration(to: $1) }.max() ?? .zero
     }
 
-    /// The old day's partition, filled with `rows` records by one statement, then checkpointed
-    /// (an old day's pages were written out long ago).
+    /// The old day's partition, filled with `rows` records by one statement, then checkpointed.
     private func fill(_ day: DayPartition, storage: PostgresCollectorStorage, logger: Logger) async throws {
         try await storage.createPartition(day)
         let meta = #"{"REPORT_ID":"old-0","NAMESPACE":"hermes","MONITOR_TYPE":"appLag","CREATE_TIME":0,"IS_BUSINESS":false,"duration_ms":420,"scene":"FeedViewController","thread":"main"}"#
@@ -125,7 +123,8 @@ struct RetentionBenchmark {
                    'bench-device', 'fill', \(day.lowerBound)
             FROM generate_series(1, \(rows)) AS g
             """), logger: logger)
-        // A superuser's right; without it the day's pages may still be in the write-ahead log's path.
+        // An old day's pages were written out long ago; so are these, before the clock starts
+        // (CHECKPOINT needs a superuser or pg_checkpoint: without it they may be written during the drop).
         _ = try? await storage.client.query("CHECKPOINT", logger: logger)
     }
 
@@ -134,7 +133,7 @@ struct RetentionBenchmark {
         let records = (0..<100).map { offset in
             let reportID = "live-\(uploader)-\(sequence)-\(offset)"
             let meta = #"{"REPORT_ID":"\#(reportID)","NAMESPACE":"hermes","MONITOR_TYPE":"appLag","CREATE_TIME":\#(now),"IS_BUSINESS":false}"#
-            return IngestRecord(namespace: "hermes", reportID: reportID, monitorType: "appLag", createTime: now, meta: Array(meta.utf8), payload: nil)
+            return IngestRecord(namespace: CollectorWorkload.namespace, reportID: reportID, monitorType: "appLag", createTime: now, meta: Array(meta.utf8), payload: nil)
         }
         return IngestBatch(records: records, deviceID: "bench-device", batchID: "live-\(uploader)-\(sequence)", receivedAt: now)
     }
