@@ -1,7 +1,9 @@
+import Foundation
 @testable import hermes
 import Testing
 
-/// How `hermes bench retention` reads the stall from the times its inserts completed.
+/// `hermes bench retention`: how it reads the stall from the times its inserts completed, and a
+/// short run against PostgreSQL.
 struct RetentionBenchmarkTests {
     private static let base = ContinuousClock.now
 
@@ -19,5 +21,23 @@ struct RetentionBenchmarkTests {
     @Test func aDropWithNoCompletionInsideStallsFromTheLastBeforeToTheFirstAfter() {
         let completions = [0, 200].map(Self.at)
         #expect(RetentionBenchmark.longestGap(in: completions, from: Self.at(50), to: Self.at(60)) == .milliseconds(200))
+    }
+
+    /// The server `HERMES_TEST_POSTGRES_URL` names (`scripts/postgres.sh start` prints one);
+    /// under `CI=true` the test runs without it, and fails.
+    private static let postgresURL = ProcessInfo.processInfo.environment["HERMES_TEST_POSTGRES_URL"] ?? ""
+    private static let hasPostgres = !postgresURL.isEmpty || ProcessInfo.processInfo.environment["CI"] == "true"
+
+    @Test(.enabled(if: hasPostgres))
+    func aRunDropsTheFilledDayThroughTheStoreWhileInsertsGoOn() async throws {
+        try #require(!Self.postgresURL.isEmpty, "set HERMES_TEST_POSTGRES_URL; CI must run the PostgreSQL tests")
+        // When one run fills an old day with 2,000 records and drops it while two clients insert
+        // (the run itself fails unless the drop removed all 2,000 and the day's table is gone)
+        let report = try await RetentionBenchmark(postgresURL: Self.postgresURL, rows: 2_000, uploaders: 2, runs: 1).run()
+        // Then it reports how long the drop took and the longest stretch without an insert
+        let figures = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.key, $0.value) })
+        #expect(figures["rows"] == 2_000)
+        #expect(try #require(figures["drop_s"]) > 0)
+        #expect(try #require(figures["insert_stall_ms"]) > 0)
     }
 }
