@@ -14,13 +14,17 @@ extension PostgresCollectorStorage {
     /// the default partition's rows older than that day.
     ///
     /// Each partition is detached in a transaction of its own, then dropped outside it, where only
-    /// the detached table is locked; its rows are counted just before. The transaction first
-    /// locks the day's table and the default partition, which inserts into other days never
-    /// touch, waiting up to 10 s (a vacuum of the old day, which holds its table for as long as
-    /// it runs, is cancelled by PostgreSQL after `deadlock_timeout`). Only then does the detach
-    /// take its moment's exclusive lock on `events`, with a `lock_timeout` of 500 ms: inserts
-    /// wait at most that long. A partition whose locks cannot be had in time fails the pass and
-    /// is tried again at the next one.
+    /// the detached table is locked. The transaction first locks the day's table and the default
+    /// partition, which inserts into other days never touch, waiting up to 10 s (a vacuum of the
+    /// old day, which holds its table for as long as it runs, is cancelled by PostgreSQL after
+    /// `deadlock_timeout`). Only then does the detach take its moment's exclusive lock on
+    /// `events`, with a `lock_timeout` of 500 ms: inserts wait at most that long. A partition
+    /// whose locks cannot be had in time fails the pass and is tried again at the next one.
+    ///
+    /// A dropped day's records are not counted: ``RetentionOutcome/recordsRemoved`` adds the
+    /// planner's estimate of each day (``estimatedRows(of:)``), read just before the detach so
+    /// that its cost does not grow with the day; the default partition's deleted rows are
+    /// counted exactly.
     ///
     /// (`DETACH PARTITION … CONCURRENTLY` would not block inserts at all, but PostgreSQL refuses
     /// it while the table has a default partition, which `events` keeps for out-of-range times.)
@@ -30,9 +34,7 @@ extension PostgresCollectorStorage {
         for partition in try await partitions().sorted() where partition.upperBound <= end {
             let table = partition.tableName
             outcome.recordsRemoved += try await PostgresErrors.run("remove the partition \(table)") {
-                let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)"), logger: logger)
-                var count: Int64 = 0
-                for try await value in rows.decode(Int64.self) { count = value }
+                let rows = try await estimatedRows(of: table)
                 try await client.withTransaction(logger: logger) { connection in
                     try await connection.run([
                         "SET LOCAL lock_timeout = '\(Self.partitionLockTimeout)'",
@@ -42,7 +44,7 @@ extension PostgresCollectorStorage {
                     ], logger: logger)
                 }
                 try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
-                return Int(count)
+                return rows
             }
             outcome.daysDropped += 1
             logger.info("day partition dropped", metadata: ["table": "\(table)"])
@@ -54,5 +56,30 @@ extension PostgresCollectorStorage {
             return Int(count)
         }
         return outcome
+    }
+
+    /// How many rows `table` holds by the planner's statistics, in a time that does not grow with
+    /// the table: `pg_class.reltuples` scaled to the table's current size in pages, as the planner
+    /// scales it (so rows added since the last analysis count). A table never analysed (an old day
+    /// that autovacuum has not reached) is analysed first, which reads a sample of fixed size
+    /// (30,000 rows at the default statistics target): a table smaller than that is counted
+    /// exactly, a larger one extrapolated from the rows per page of the sample.
+    package func estimatedRows(of table: String) async throws -> Int {
+        if let rows = try await plannerRows(of: table) { return rows }
+        try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
+        return try await plannerRows(of: table) ?? 0
+    }
+
+    /// The planner's row count of `table`, or `nil` while it has never been analysed or vacuumed
+    /// (`reltuples` is -1 then).
+    private func plannerRows(of table: String) async throws -> Int? {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: """
+            SELECT CASE WHEN relpages = 0 THEN reltuples::float8
+                        ELSE reltuples::float8 / relpages * (pg_relation_size(oid) / current_setting('block_size')::int8)
+                   END
+            FROM pg_class WHERE oid = '\(table)'::regclass AND reltuples >= 0
+            """), logger: logger)
+        for try await estimate in rows.decode(Double.self) { return Int(estimate.rounded()) }
+        return nil
     }
 }
