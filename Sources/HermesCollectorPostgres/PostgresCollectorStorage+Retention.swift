@@ -9,6 +9,10 @@ extension PostgresCollectorStorage {
     /// The longest a retention pass waits for its moment's lock on `events`: the longest it may
     /// hold up inserts.
     static let detachLockTimeout = "500ms"
+    /// The statistics target of the analysis a day never analysed gets before it is dropped: it
+    /// reads 3,000 pages at most (300 per unit) instead of the default 30,000, plenty for a row
+    /// count and ten times cheaper; the table's column statistics serve no query afterwards.
+    static let countingStatisticsTarget = 10
 
     /// Drops the day partitions that end at or before the cutoff's day, oldest first, and deletes
     /// the default partition's rows older than that day.
@@ -61,12 +65,14 @@ extension PostgresCollectorStorage {
     /// How many rows `table` holds by the planner's statistics, in a time that does not grow with
     /// the table: `pg_class.reltuples` scaled to the table's current size in pages, as the planner
     /// scales it (so rows added since the last analysis count). A table never analysed (an old day
-    /// that autovacuum has not reached) is analysed first, which reads a sample of fixed size
-    /// (30,000 rows at the default statistics target): a table smaller than that is counted
-    /// exactly, a larger one extrapolated from the rows per page of the sample.
+    /// that autovacuum has not reached) is analysed first, reading a sample of at most 3,000 pages
+    /// (``countingStatisticsTarget``): a table of up to 3,000 pages is counted exactly, a larger
+    /// one extrapolated from the rows per page of the sample.
     package func estimatedRows(of table: String) async throws -> Int {
         if let rows = try await plannerRows(of: table) { return rows }
-        try await client.query(PostgresQuery(unsafeSQL: "ANALYZE \(table)"), logger: logger)
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.run(["SET LOCAL default_statistics_target = \(Self.countingStatisticsTarget)", "ANALYZE \(table)"], logger: logger)
+        }
         return try await plannerRows(of: table) ?? 0
     }
 
