@@ -30,7 +30,8 @@ public final class CollectorMetrics: Sendable {
         public var batches: [PacketKind: Int] = [:]
         /// Day partitions dropped by retention.
         public var retentionDaysDropped = 0
-        /// Records removed by retention.
+        /// Records removed by retention: exact on SQLite; on PostgreSQL a dropped day adds the
+        /// planner's estimate of its rows (see ``RetentionOutcome/recordsRemoved``).
         public var retentionRecordsRemoved = 0
         /// Retention passes that failed (each is tried again at the next one).
         public var retentionFailures = 0
@@ -166,7 +167,7 @@ public final class CollectorMetrics: Sendable {
         bytesIn: "Upload body bytes received.",
         batches: "Upload batches accepted, by packet kind.",
         retentionDays: "Day partitions dropped by retention.",
-        retentionRecords: "Records removed by retention.",
+        retentionRecords: "Records removed by retention (exact on SQLite; on PostgreSQL a dropped day counts the planner's estimate of its rows).",
         retentionFailures: "Retention passes that failed.",
         syncRequests: "Record sync requests answered.",
         syncApplied: "Change sets applied by record sync.",

@@ -28,12 +28,13 @@ package struct EventRows: Sendable {
         batchID = batch.batchID
         receivedAt = batch.receivedAt
         recordCount = batch.records.count
-        var seen = Set<[String]>()
-        let unique = batch.records.filter { seen.insert([$0.namespace, $0.reportID]).inserted }
+        var seen = Set<Identity>(minimumCapacity: batch.records.count)
+        let unique = batch.records.filter { seen.insert(Identity(namespace: $0.namespace, reportID: $0.reportID)).inserted }
         let sorted = unique.sorted {
-            Key(namespace: $0.namespace, reportID: $0.reportID, createTime: $0.createTime)
-                < Key(namespace: $1.namespace, reportID: $1.reportID, createTime: $1.createTime)
+            ($0.namespace, $0.reportID, $0.createTime) < ($1.namespace, $1.reportID, $1.createTime)
         }
+        // Rows without a payload share one empty buffer (the column needs an element per row).
+        let none = ByteBuffer()
         for record in sorted {
             namespaces.append(record.namespace)
             reportIDs.append(record.reportID)
@@ -41,17 +42,13 @@ package struct EventRows: Sendable {
             createTimes.append(record.createTime)
             metas.append(String(decoding: record.meta, as: UTF8.self))
             hasPayloads.append(record.payload != nil)
-            payloads.append(ByteBuffer(bytes: record.payload ?? []))
+            payloads.append(record.payload.map { ByteBuffer(bytes: $0) } ?? none)
         }
     }
 
-    private struct Key: Comparable {
+    /// What makes two records of a batch the same record.
+    private struct Identity: Hashable {
         var namespace: String
         var reportID: String
-        var createTime: Int64
-
-        static func < (lhs: Key, rhs: Key) -> Bool {
-            (lhs.namespace, lhs.reportID, lhs.createTime) < (rhs.namespace, rhs.reportID, rhs.createTime)
-        }
     }
 }

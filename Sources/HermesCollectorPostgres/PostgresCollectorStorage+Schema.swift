@@ -36,7 +36,7 @@ extension PostgresCollectorStorage {
     /// Makes one day's partition: a new table, the day's rows moved into it from the default
     /// partition (records whose time was out of range when they came), then attached. The
     /// default partition is locked meanwhile, so no row of that day can slip into it.
-    private func createPartition(_ partition: DayPartition) async throws(CollectorError) {
+    package func createPartition(_ partition: DayPartition) async throws(CollectorError) {
         let table = partition.tableName
         try await PostgresErrors.run("create the partition \(table)") {
             try await client.withTransaction(logger: logger) { connection in
@@ -44,14 +44,12 @@ extension PostgresCollectorStorage {
                 let exists = try await connection.query("SELECT to_regclass(\(table)) IS NOT NULL", logger: logger)
                 for try await found in exists.decode(Bool.self) where found { return }
                 let range = "create_time >= \(partition.lowerBound) AND create_time < \(partition.upperBound)"
-                for statement in [
+                try await connection.run([
                     "LOCK TABLE events_default IN ACCESS EXCLUSIVE MODE",
                     "CREATE TABLE \(table) (LIKE events INCLUDING DEFAULTS)",
                     "WITH moved AS (DELETE FROM events_default WHERE \(range) RETURNING *) INSERT INTO \(table) SELECT * FROM moved",
                     "ALTER TABLE events ATTACH PARTITION \(table) FOR VALUES FROM (\(partition.lowerBound)) TO (\(partition.upperBound))",
-                ] {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                }
+                ], logger: logger)
                 logger.info("partition created", metadata: ["table": "\(table)"])
             }
         }

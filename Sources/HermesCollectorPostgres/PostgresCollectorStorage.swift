@@ -10,8 +10,9 @@ package import PostgresNIO
 /// Records go to `events`, partitioned by UTC day of their own `CREATE_TIME` and unique on
 /// `(namespace, report_id, create_time)`: a record resent to any instance carries the same three
 /// values and is stored once (see `docs/collector.md`). A batch is one `INSERT … SELECT FROM
-/// unnest(…) ON CONFLICT DO NOTHING RETURNING` (one transaction), its rows sorted by that key so
-/// that concurrent duplicates cannot deadlock, run again on a deadlock or serialization failure.
+/// unnest(…) ON CONFLICT DO NOTHING` answering how many rows were new (one transaction), its
+/// rows sorted by that key so that concurrent duplicates cannot deadlock, run again on a
+/// deadlock or serialization failure.
 /// The schema is created or migrated by ``open(url:logger:options:)``; day partitions are made
 /// ahead of time, on open and then hourly. The configuration document lives in `config`; every
 /// save notifies the other instances (LISTEN/NOTIFY, with polling as a backstop).
@@ -117,7 +118,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         binds.append(rows.receivedAt)
         let returned = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.insertEvents, binds: binds), logger: logger)
         var stored = 0
-        for try await _ in returned { stored += 1 }
+        for try await count in returned.decode(Int64.self) { stored = Int(count) }
         return stored
     }
 

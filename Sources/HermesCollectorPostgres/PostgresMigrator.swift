@@ -33,9 +33,7 @@ struct PostgresMigrator {
                         PostgresQuery(unsafeSQL: "SELECT 1 FROM \(ledger) WHERE version = $1", binds: binds), logger: logger
                     )
                     for try await _ in applied { return }
-                    for statement in migration.statements {
-                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-                    }
+                    try await connection.run(migration.statements, logger: logger)
                     binds.append(migration.name)
                     try await connection.query(
                         PostgresQuery(unsafeSQL: "INSERT INTO \(ledger) (version, name) VALUES ($1, $2)", binds: binds), logger: logger

@@ -50,16 +50,20 @@ enum PostgresSchema {
         ]),
     ]
 
-    /// The statement that stores a batch: `EventRows` as arrays, each new row returned once.
+    /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of
+    /// rows that were new (one answer row per batch, not one per new row: less to send and decode).
     /// Binds: namespaces, report ids, types, create times, metas, has-payload flags, payloads,
     /// then the batch's device id, batch id and receive time.
     static let insertEvents = """
-        INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
-        SELECT r.namespace, r.report_id, r.monitor_type, r.create_time, r.meta,
-               CASE WHEN r.has_payload THEN r.payload END, $8, $9, $10
-        FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[])
-             AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload)
-        ON CONFLICT (namespace, report_id, create_time) DO NOTHING
-        RETURNING 1
+        WITH inserted AS (
+            INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
+            SELECT r.namespace, r.report_id, r.monitor_type, r.create_time, r.meta,
+                   CASE WHEN r.has_payload THEN r.payload END, $8, $9, $10
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[])
+                 AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload)
+            ON CONFLICT (namespace, report_id, create_time) DO NOTHING
+            RETURNING 1
+        )
+        SELECT count(*) FROM inserted
         """
 }

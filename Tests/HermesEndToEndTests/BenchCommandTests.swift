@@ -10,6 +10,13 @@ struct BenchCommandTests {
         #expect(bench.json)
     }
 
+    @Test func retentionNeedsAPostgresServer() throws {
+        #expect(throws: (any Error).self) { try HermesCommand.parseAsRoot(["bench", "retention"]) }
+        let bench = try #require(try HermesCommand.parseAsRoot(["bench", "retention", "--storage", "postgres://h@127.0.0.1/db", "--rows", "1000"]) as? BenchCommand)
+        #expect(bench.suite == .retention)
+        #expect(bench.rows == 1_000)
+    }
+
     @Test func theBurstProcessMemoryLineIsReadWithAnUnknownStart() {
         let known = StoreBenchmark.memory(in: ["noise", "rss 20971520 41943040"])
         #expect(known?.start == 20_971_520)

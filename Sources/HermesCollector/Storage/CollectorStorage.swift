@@ -64,7 +64,8 @@ public protocol CollectorStorage: Sendable {
     /// a day that `cutoff` falls inside is kept).
     /// - Parameter cutoff: a `CREATE_TIME` in milliseconds; usually now minus the retention.
     /// - Returns: how many days' partitions were dropped (0 for a store without them) and how
-    ///   many records went.
+    ///   many records went (a store that drops whole days may estimate them: see
+    ///   ``RetentionOutcome/recordsRemoved``).
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome
 
     /// How many bytes the store takes (the database or the file), for `/metrics`; `nil` when

@@ -2,7 +2,8 @@ import ArgumentParser
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
-/// suite, every suite but `collector`, in one table (or one JSON object with a key per suite).
+/// suite, every suite but `collector` and `retention`, in one table (or one JSON object with a
+/// key per suite).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -18,25 +19,33 @@ struct BenchCommand: AsyncParsableCommand {
         case journal
         /// Collector processes on one store behind a front; not part of "all" (it starts processes and wants a database).
         case collector
+        /// Dropping an old day on PostgreSQL while inserts run; not part of "all" (it wants a database).
+        case retention
+
+        /// The suites run when none is named.
+        static let all: [Suite] = allCases.filter { $0 != .collector && $0 != .retention }
     }
 
-    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector when omitted.")
+    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector and retention when omitted.")
     var suite: Suite?
 
     @Option(help: "collector: how many collector processes serve behind the round-robin front.")
     var instances = 2
 
-    @Option(help: ArgumentHelp("collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases.", valueName: "url|sqlite"))
+    @Option(help: ArgumentHelp("collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).", valueName: "url|sqlite"))
     var storage = "sqlite"
 
-    @Option(help: "collector: how many clients post batches at once.")
+    @Option(help: "collector, retention: how many clients post (insert) batches at once.")
     var uploaders = 4
 
     @Option(help: "collector: how many unique 100-record batches one run posts (every fifth twice).")
     var batches = 400
 
-    @Option(help: "collector: how many runs (the figures are their medians).")
+    @Option(help: "collector, retention: how many runs (the figures are their medians).")
     var runs = 3
+
+    @Option(help: "retention: how many records the old day dropped holds.")
+    var rows = 1_000_000
 
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
@@ -49,6 +58,11 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if suite == .retention {
+            guard postgresURL != nil else { throw ValidationError("retention drops PostgreSQL day partitions: give --storage postgres://….") }
+            guard rows >= 1, uploaders >= 1, runs >= 1 else { throw ValidationError("--rows, --uploaders and --runs must be at least 1.") }
+            return
+        }
         guard suite == .collector else { return }
         guard instances >= 1, uploaders >= 1, batches >= 1, runs >= 1 else {
             throw ValidationError("--instances, --uploaders, --batches and --runs must be at least 1.")
@@ -66,7 +80,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func run() async throws {
         var reports: [(Suite, BenchReport)] = []
-        for suite in suite.map({ [$0] }) ?? Suite.allCases.filter({ $0 != .collector }) {
+        for suite in suite.map({ [$0] }) ?? Suite.all {
             let report: BenchReport
             switch suite {
             case .wire: report = try WireBenchmark().run()
@@ -79,6 +93,9 @@ struct BenchCommand: AsyncParsableCommand {
                 report = try await CollectorBenchmark(
                     instances: instances, postgresURL: postgresURL, uploaders: uploaders, batches: batches, runs: runs
                 ).run()
+            case .retention:
+                guard let postgresURL else { throw ValidationError("retention needs --storage postgres://….") }
+                report = try await RetentionBenchmark(postgresURL: postgresURL, rows: rows, uploaders: uploaders, runs: runs).run()
             }
             reports.append((suite, report))
         }

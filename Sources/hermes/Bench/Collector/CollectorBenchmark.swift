@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Hermes
 import HermesBenchKit
 import HermesCollector
@@ -34,7 +31,7 @@ struct CollectorBenchmark {
         var measured: [Run] = []
         for _ in 0..<runs {
             var run = try await collectors(workload, logger: logger)
-            run.rawRecordsPerSecond = try await rawInsert(workload, logger: logger)
+            run.raw = try await rawInsert(workload, logger: logger)
             measured.append(run)
         }
         var report = BenchReport()
@@ -47,8 +44,26 @@ struct CollectorBenchmark {
         report.add("stored", Double(measured.map(\.stored).min() ?? 0), "records stored (fewest of the runs)")
         report.add("duplicates_stored", Double(measured.map(\.duplicatesStored).max() ?? 0), "duplicates stored (most of the runs)")
         report.add("lost", Double(measured.map(\.lost).max() ?? 0), "records lost (most of the runs)")
-        report.add("raw_records_per_s", median(measured.map(\.rawRecordsPerSecond)), "records/s inserted straight into the store")
-        report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.rawRecordsPerSecond }), "collectors / straight insert")
+        report.add("raw_records_per_s", median(measured.map(\.raw.recordsPerSecond)), "records/s inserted straight into the store")
+        report.add("ratio", median(measured.map { $0.recordsPerSecond / $0.raw.recordsPerSecond }), "collectors / straight insert")
+        // CPU µs per record posted, by part: what a loaded machine changes little.
+        func microseconds(_ key: String, _ label: String, _ seconds: (Run) -> Double?) {
+            let values = measured.compactMap(seconds)
+            if values.count == measured.count { report.add(key, median(values) * 1e6, label) }
+        }
+        microseconds("collector_cpu_us", "CPU µs per record: collector processes", \.cpu.collectors)
+        microseconds("front_cpu_us", "CPU µs per record: the round-robin front", \.cpu.front)
+        microseconds("uploaders_cpu_us", "CPU µs per record: the uploaders", \.cpu.uploaders)
+        microseconds("postgres_cpu_us", "CPU µs per record: PostgreSQL, through the collectors", \.cpu.postgres)
+        microseconds("raw_client_cpu_us", "CPU µs per record: the straight insert's client", \.raw.cpu.client)
+        microseconds("raw_postgres_cpu_us", "CPU µs per record: PostgreSQL, straight insert", \.raw.cpu.postgres)
+        let cpuRatios = measured.compactMap { run -> Double? in
+            guard let postgres = run.cpu.postgres, let rawPostgres = run.raw.cpu.postgres else { return nil }
+            return (rawPostgres + run.raw.cpu.client) / (postgres + run.cpu.collectors + run.cpu.front + run.cpu.uploaders)
+        }
+        if cpuRatios.count == measured.count {
+            report.add("cpu_ratio", median(cpuRatios), "CPU per record straight / through the collectors (the ratio with the cores to themselves)")
+        }
         return report
     }
 
@@ -58,14 +73,41 @@ struct CollectorBenchmark {
         var stored: Int
         var duplicatesStored: Int
         var lost: Int
-        var rawRecordsPerSecond = 0.0
+        var cpu: CollectorsCPU
+        var raw = RawRun(recordsPerSecond: 0, cpu: RawCPU(client: 0, postgres: nil))
+    }
+
+    /// CPU seconds per record posted through the collectors, by part.
+    private struct CollectorsCPU {
+        /// The collector processes, their whole lives.
+        var collectors: Double
+        /// The round-robin front's threads while posting.
+        var front: Double
+        /// The rest of this process while posting: the uploaders.
+        var uploaders: Double
+        /// The database's backends, when the server runs on this host.
+        var postgres: Double?
+    }
+
+    private struct RawRun {
+        var recordsPerSecond: Double
+        var cpu: RawCPU
+    }
+
+    /// CPU seconds per record inserted straight, by part.
+    private struct RawCPU {
+        /// This process during the timed loop.
+        var client: Double
+        /// The database's backends, when the server runs on this host.
+        var postgres: Double?
     }
 
     /// The collectors' part of one run: start them on a fresh database, post everything, count.
     private func collectors(_ workload: CollectorWorkload, logger: Logger) async throws -> Run {
-        try await withFreshDatabase(logger: logger) { location, directory in
+        try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, directory in
             var started: [CollectorInstance] = []
             defer { for instance in started { instance.stop() } }
+            let childrenCPU = ProcessTime.childrenCPUSeconds
             for index in 0..<instances {
                 started.append(try await CollectorInstance.start(
                     storage: location, aesKey: "1:" + Hex.string(Self.aesKey), log: directory.appendingPathComponent("collector-\(index).log")
@@ -76,11 +118,15 @@ struct CollectorBenchmark {
             let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: CollectorWorkload.namespace, HermesHeader.packetVersion: "2"]
             let clock = ContinuousClock()
             let start = clock.now
+            let clientCPU = ProcessTime.cpuSeconds
+            let frontCPU = ProcStat.cpuSeconds(ownThreadsNamed: RoundRobinFront.threadNamePrefix) ?? 0
             let latencies = try await withThrowingTaskGroup(of: [Duration].self) { group in
                 for uploader in 0..<uploaders {
                     group.addTask {
-                        // One session per uploader: its own connection, which the front gives to one instance.
-                        let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
+                        // One transport per uploader: its own kept-alive connection, which the front
+                        // gives to one instance. The SDK's socket transport, so that the load
+                        // generator costs next to nothing, as the raw insert's client does.
+                        let transport = SocketHTTPTransport()
                         var latencies: [Duration] = []
                         for position in workload.share(uploader, of: uploaders) {
                             let request = TransportRequest(method: "POST", url: url, headers: headers, body: workload.bodies[workload.order[position]])
@@ -95,24 +141,37 @@ struct CollectorBenchmark {
                 return try await group.reduce(into: [Duration]()) { $0 += $1 }
             }
             let elapsed = start.duration(to: clock.now)
+            let clientSeconds = ProcessTime.cpuSeconds - clientCPU
+            let frontSeconds = (ProcStat.cpuSeconds(ownThreadsNamed: RoundRobinFront.threadNamePrefix) ?? 0) - frontCPU
             try await front.stop()
-            let stored = try await StorageLocation(location).withOpen(logger: logger) { try await $0.count(EventQuery()) }
+            let (stored, postgresSeconds) = try await StorageLocation(location).withOpen(logger: logger) { storage in
+                let postgresSeconds = try await Self.postgresCPU(storage, logger: logger)
+                for instance in started { instance.stop() }
+                return (try await storage.count(EventQuery()), postgresSeconds)
+            }
+            let collectorSeconds = ProcessTime.childrenCPUSeconds - childrenCPU
+            let records = Double(workload.postedRecords)
             return Run(
                 recordsPerSecond: Double(workload.postedRecords) / elapsed.seconds,
                 p99Milliseconds: percentile(0.99, ofSorted: latencies.sorted()).seconds * 1000,
                 stored: stored,
                 duplicatesStored: max(0, stored - workload.uniqueRecords),
-                lost: max(0, workload.uniqueRecords - stored)
+                lost: max(0, workload.uniqueRecords - stored),
+                cpu: CollectorsCPU(
+                    collectors: collectorSeconds / records, front: frontSeconds / records,
+                    uploaders: (clientSeconds - frontSeconds) / records, postgres: postgresSeconds.map { $0 / records }
+                )
             )
         }
     }
 
     /// The ceiling: the same batches, in the same order, straight into a fresh database of the
     /// same kind from `uploaders` concurrent connections, with the store's own statement.
-    private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> Double {
-        try await withFreshDatabase(logger: logger) { location, _ in
+    private func rawInsert(_ workload: CollectorWorkload, logger: Logger) async throws -> RawRun {
+        try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
             try await StorageLocation(location).withOpen(logger: logger) { storage in
                 let clock = ContinuousClock()
+                let clientCPU = ProcessTime.cpuSeconds
                 let elapsed: Duration
                 if let postgres = storage as? PostgresCollectorStorage {
                     // Every statement's arrays built before the clock starts.
@@ -145,32 +204,33 @@ struct CollectorBenchmark {
                         }
                     }
                 }
+                let clientSeconds = ProcessTime.cpuSeconds - clientCPU
+                let postgresSeconds = try await Self.postgresCPU(storage, logger: logger)
                 let stored = try await storage.count(EventQuery())
                 guard stored == workload.uniqueRecords else { throw RunFailure("the raw insert stored \(stored) of \(workload.uniqueRecords)") }
-                return Double(workload.postedRecords) / elapsed.seconds
+                let records = Double(workload.postedRecords)
+                return RawRun(
+                    recordsPerSecond: records / elapsed.seconds,
+                    cpu: RawCPU(client: clientSeconds / records, postgres: postgresSeconds.map { $0 / records })
+                )
             }
         }
     }
+}
 
-    /// Runs `body` with a fresh, empty database (its `--storage` value) and a scratch directory,
-    /// then removes both.
-    private func withFreshDatabase<T>(logger: Logger, _ body: (String, URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-collector-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard let postgresURL else {
-            return try await body(directory.appendingPathComponent("collector.sqlite").path, directory)
+extension CollectorBenchmark {
+    /// The CPU seconds PostgreSQL has spent for the database `storage` is on: its backends'
+    /// (each connection's process, all made for this measurement's fresh database), read from
+    /// `/proc`; `nil` for SQLite, or a server on another host.
+    private static func postgresCPU(_ storage: any CollectorStorage, logger: Logger) async throws -> Double? {
+        guard let postgres = storage as? PostgresCollectorStorage else { return nil }
+        let rows = try await postgres.client.query("SELECT pid FROM pg_stat_activity WHERE datname = current_database()", logger: logger)
+        var total = 0.0
+        for try await pid in rows.decode(Int32.self) {
+            guard let seconds = ProcStat.cpuSeconds(process: Int(pid)) else { return nil }
+            total += seconds
         }
-        let name = "hermes_bench_\(UUID().uuidString.prefix(8).lowercased())"
-        let location = try await PostgresAdministration.createDatabase(name, serverURL: postgresURL, logger: logger)
-        do {
-            let value = try await body(location, directory)
-            try await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
-            return value
-        } catch {
-            try? await PostgresAdministration.dropDatabase(name, serverURL: postgresURL, logger: logger)
-            throw error
-        }
+        return total
     }
 }
 

@@ -8,6 +8,8 @@ import Synchronization
 final class RoundRobinFront: Sendable {
     /// The port the front listens on.
     let port: Int
+    /// What the names of the threads the front runs on begin with (NIO's shared event loops).
+    static let threadNamePrefix = "NIO-SGLTN"
     private let channel: any Channel
 
     private init(port: Int, channel: any Channel) {
