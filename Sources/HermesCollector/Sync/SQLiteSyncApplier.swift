@@ -19,12 +19,14 @@ struct SQLiteSyncApplier {
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
         let sequence = changeSet.sequence ?? 0
         if let stored = try String.fetchOne(
-            db, sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?", arguments: [clientID, sequence]
+            db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"), arguments: [clientID, sequence]
         ) {
             return try SyncChangeSet(json: JSONValue(parsing: Array(stored.utf8)))
         }
         let outcome: SyncChangeSet
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?", arguments: [clientID]) ?? 0
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?"), arguments: [clientID]
+        ) ?? 0
         if sequence <= last {
             outcome = try refused(changeSet, Refusal(reason: .expired, involved: []))
         } else if schemaVersion != rules.schema.version {
@@ -50,16 +52,16 @@ struct SQLiteSyncApplier {
             }
         }
         let text = try outcome.json.jsonString()
-        try db.execute(
-            sql: "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [clientID, sequence, outcome.revision, text, now]
+        try execute(
+            "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
+            [clientID, sequence, outcome.revision, text, now]
         )
         return outcome
     }
 
     /// Writes the change set at the next revision, or throws a ``Refusal``.
     private func write(_ changeSet: SyncChangeSet) throws -> SyncChangeSet {
-        let state = try Row.fetchOne(db, sql: "SELECT revision, next_id FROM sync_state WHERE id = 1")!
+        let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, next_id FROM sync_state WHERE id = 1"))!
         let revision = (state["revision"] as Int64) + 1
         var nextID: Int64 = state["next_id"]
         var serverIDs: [SyncRecordKey: Int64] = [:]
@@ -77,12 +79,11 @@ struct SQLiteSyncApplier {
         for entry in changeSet.entries {
             let type = entry.record.type
             let id = serverIDs[key(entry.record)] ?? entry.record.id
-            try db.execute(sql: "DELETE FROM sync_references WHERE type = ? AND id = ?", arguments: [type, id])
+            try execute("DELETE FROM sync_references WHERE type = ? AND id = ?", [type, id])
             // A `null` attribute is an absent one.
             guard var attributes = entry.record.attributes?.filter({ $0.value != .null }) else {
-                try db.execute(
-                    sql: "UPDATE sync_records SET attributes = NULL, deleted_at = ?, revision = ? WHERE type = ? AND id = ?",
-                    arguments: [now, revision, type, id]
+                try execute(
+                    "UPDATE sync_records SET attributes = NULL, deleted_at = ?, revision = ? WHERE type = ? AND id = ?", [now, revision, type, id]
                 )
                 written.append(.init(.delete, SyncRecord(type: type, id: id, revision: revision, attributes: nil)))
                 continue
@@ -93,20 +94,19 @@ struct SQLiteSyncApplier {
             }
             let record = SyncRecord(type: type, id: id, revision: revision, attributes: attributes)
             let text = try JSONValue.object(attributes).jsonString()
-            try db.execute(sql: """
+            try execute("""
                 INSERT INTO sync_records(type, id, revision, created, attributes, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)
                 ON CONFLICT (type, id) DO UPDATE SET revision = excluded.revision, attributes = excluded.attributes
-                """, arguments: [type, id, revision, revision, text])
+                """, [type, id, revision, revision, text])
             for target in rules.schema.references(of: record) {
-                try db.execute(
-                    sql: "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)",
-                    arguments: [target.type, target.id, type, id]
+                try execute(
+                    "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)", [target.type, target.id, type, id]
                 )
             }
             written.append(.init(entry.operation, record, oldID: entry.operation == .create ? entry.record.id : nil))
         }
         try checkReferences(of: written)
-        try db.execute(sql: "UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", arguments: [revision, nextID])
+        try execute("UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", [revision, nextID])
         return SyncChangeSet(sequence: changeSet.sequence, revision: revision, conflict: false, entries: written)
     }
 
@@ -115,7 +115,7 @@ struct SQLiteSyncApplier {
         for entry in written {
             if entry.record.isDeleted {
                 let referrers = try Row.fetchAll(
-                    db, sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT 100",
+                    db.cachedStatement(sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT 100"),
                     arguments: [entry.record.type, entry.record.id]
                 ).map { SyncRecordKey(type: $0["type"], id: $0["id"]) }
                 if !referrers.isEmpty { throw Refusal(reason: .referenced, involved: [key(entry.record)] + referrers) }
@@ -148,8 +148,13 @@ struct SQLiteSyncApplier {
 
     private func stored(_ key: SyncRecordKey) throws -> SyncRecord? {
         try Row.fetchOne(
-            db, sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?", arguments: [key.type, key.id]
+            db.cachedStatement(sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?"), arguments: [key.type, key.id]
         ).map(SQLiteSyncStorage.record)
+    }
+
+    /// Runs one of the applier's statements, prepared once per connection (GRDB's statement cache).
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 
     private func key(_ record: SyncRecord) -> SyncRecordKey {
