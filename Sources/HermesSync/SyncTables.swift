@@ -118,7 +118,7 @@ struct SyncTables {
     func enqueue(_ changeSet: SyncChangeSet, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO hermes_sync_outbox(sequence, change_set) VALUES (?, ?)",
-            arguments: [changeSet.sequence, try changeSet.json.jsonString()]
+            arguments: [changeSet.sequence, try changeSet.jsonString()]
         )
     }
 

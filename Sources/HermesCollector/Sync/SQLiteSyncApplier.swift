@@ -51,7 +51,7 @@ struct SQLiteSyncApplier {
             case .failure(let refusal): outcome = try refused(changeSet, refusal)
             }
         }
-        let text = try outcome.json.jsonString()
+        let text = try outcome.jsonString()
         try execute(
             "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
             [clientID, sequence, outcome.revision, text, now]

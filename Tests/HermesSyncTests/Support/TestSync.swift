@@ -39,7 +39,7 @@ final class ServerTransport: SyncTransport {
             return faults.dropAnswers > 0
         }
         if drop { throw Lost() }
-        return try answer.json.jsonBytes()
+        return try answer.jsonBytes()
     }
 }
 
@@ -86,6 +86,6 @@ final class ScriptedTransport: SyncTransport {
             guard !state.answers.isEmpty else { throw Exhausted() }
             return state.answers.removeFirst()
         }
-        return try answer.json.jsonBytes()
+        return try answer.jsonBytes()
     }
 }
