@@ -143,13 +143,13 @@ struct SyncTables {
         return SyncRecord(type: type.name, id: row["id"], revision: row["revision"], attributes: attributes)
     }
 
-    static func databaseValue(_ value: JSONValue) -> DatabaseValue {
+    static func databaseValue(_ value: JSONValue) -> (any DatabaseValueConvertible)? {
         switch value {
-        case .null, .array, .object: .null
-        case .bool(let bool): bool.databaseValue
-        case .int(let int): int.databaseValue
-        case .double(let double): double.databaseValue
-        case .string(let string): string.databaseValue
+        case .null, .array, .object: nil
+        case .bool(let bool): bool
+        case .int(let int): int
+        case .double(let double): double
+        case .string(let string): string
         }
     }
 
@@ -165,8 +165,9 @@ struct SyncTables {
 
     /// The arguments of ``SyncTableSQL/save``: id, revision, then the attributes in schema order.
     private static func arguments(_ record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType) -> StatementArguments {
-        // Database values rather than existentials: GRDB stores them as they are.
-        var values = [record.id.databaseValue, record.revision.databaseValue]
+        // Optional existentials: GRDB's other initializer, generic over the element type, runs
+        // unspecialized here and costs twice as much.
+        var values: [(any DatabaseValueConvertible)?] = [record.id, record.revision]
         values.reserveCapacity(type.attributes.count + 2)
         for attribute in type.attributes { values.append(databaseValue(attributes[attribute.name] ?? .null)) }
         return StatementArguments(values)
