@@ -18,8 +18,10 @@ struct SyncTableSQL: Sendable {
     let revision: String
     /// Inserts or replaces a row: id, revision, then the attributes in schema order.
     let save: String
-    /// The same, except over a row at a newer revision than the one given, which is kept.
+    /// Inserts or updates a row, as ``save`` does, except that a row at a newer revision than
+    /// the one given stays as it is.
     let saveUnlessNewer: String
+    /// Deletes one row by id.
     let delete: String
     /// Sets the revision (first argument) of one row (second).
     let setRevision: String
@@ -56,7 +58,7 @@ struct SyncTableSQL: Sendable {
         deleteServerRowsExcept = "DELETE FROM \(table) WHERE id > 0 AND id NOT IN "
     }
 
-    static func affinity(_ kind: SyncAttribute.Kind) -> String {
+    private static func affinity(_ kind: SyncAttribute.Kind) -> String {
         switch kind {
         case .string: "TEXT"
         case .double: "REAL"
@@ -65,7 +67,7 @@ struct SyncTableSQL: Sendable {
     }
 
     /// `name` as an SQL identifier.
-    static func quoted(_ name: String) -> String {
+    private static func quoted(_ name: String) -> String {
         "\"" + name.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }
