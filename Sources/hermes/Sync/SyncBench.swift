@@ -113,7 +113,7 @@ struct SyncBench {
             for push in 0..<pushes {
                 due = due.advanced(by: Self.exponential(mean: interval, using: &random))
                 try Self.saveChangeSet(push, on: client)
-                try await clock.sleep(until: due)
+                try await clock.sleep(until: due, tolerance: .zero)
                 received += try await client.sync().received
                 latencies.append(due.duration(to: clock.now))
             }
