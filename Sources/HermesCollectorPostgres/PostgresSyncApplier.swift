@@ -52,7 +52,7 @@ struct PostgresSyncApplier {
         case .success(let applied): outcome = applied
         case .failure(let refusal): outcome = planner.refused(refusal, stored: try await stored(planner.keys(answering: refusal)))
         }
-        let text = try outcome.json.jsonString()
+        let text = try outcome.jsonString()
         try await connection.query("""
             INSERT INTO sync_outcomes (client_id, sequence, revision, outcome, received_at)
             VALUES (\(clientID), \(planner.sequence), \(outcome.revision), \(text), \(now))

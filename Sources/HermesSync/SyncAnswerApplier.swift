@@ -41,8 +41,7 @@ struct SyncAnswerApplier {
         }
         for changeSet in answer.missed {
             for entry in changeSet.entries where !pending.contains(key(entry.record)) {
-                if let local = try tables.revision(of: key(entry.record), in: db), local > entry.record.revision { continue }
-                try tables.save(entry.record, in: db)
+                guard try tables.saveUnlessNewer(entry.record, in: db) else { continue }
                 changed.append(key(entry.record))
                 report.received += 1
             }

@@ -90,7 +90,7 @@ public final class SyncClient: Sendable {
             let request = try storage { try database.read { try nextRequest($0) } }
             let bytes: [UInt8]
             do {
-                bytes = try await transport.exchange(try request.json.jsonBytes())
+                bytes = try await transport.exchange(try request.jsonBytes())
             } catch {
                 throw SyncError(.transportFailed, "the sync request failed: \(error)", underlying: error)
             }

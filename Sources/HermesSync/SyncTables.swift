@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import HermesWire
 
@@ -9,6 +8,13 @@ import HermesWire
 /// Every function runs inside the caller's transaction.
 struct SyncTables {
     let schema: SyncSchema
+    /// The SQL of each type's table, by type name.
+    private let sql: [String: SyncTableSQL]
+
+    init(schema: SyncSchema) {
+        self.schema = schema
+        sql = Dictionary(schema.types.map { ($0.name, SyncTableSQL($0, in: schema)) }, uniquingKeysWith: { first, _ in first })
+    }
 
     /// Creates the tables that are missing.
     func create(in db: Database, clientID: String) throws {
@@ -23,11 +29,7 @@ struct SyncTables {
             arguments: [clientID]
         )
         for type in schema.types {
-            let columns = type.attributes.map { "\(quoted($0.name)) \(Self.affinity($0.kind))" }
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS \(quoted(type.name))(id INTEGER PRIMARY KEY, revision INTEGER NOT NULL\(columns.map { ", " + $0 }.joined()))")
-            for attribute in type.attributes where attribute.referencedType != nil {
-                try db.execute(sql: "CREATE INDEX IF NOT EXISTS \(quoted("\(type.name)_\(attribute.name)")) ON \(quoted(type.name))(\(quoted(attribute.name)))")
-            }
+            for statement in sql[type.name]?.create ?? [] { try db.execute(sql: statement) }
         }
     }
 
@@ -35,67 +37,72 @@ struct SyncTables {
 
     /// The local record, or `nil`.
     func record(_ key: SyncRecordKey, in db: Database) throws -> SyncRecord? {
-        guard let type = schema.type(named: key.type) else { return nil }
-        return try Row.fetchOne(db, sql: "SELECT * FROM \(quoted(type.name)) WHERE id = ?", arguments: [key.id]).map { record($0, type) }
+        guard let sql = sql[key.type] else { return nil }
+        return try Row.fetchOne(db.cachedStatement(sql: sql.select), arguments: [key.id]).map { record($0, sql.type) }
     }
 
     /// The revision of the local record, or `nil` when there is none.
     func revision(of key: SyncRecordKey, in db: Database) throws -> Int64? {
-        guard let type = schema.type(named: key.type) else { return nil }
-        return try Int64.fetchOne(db.cachedStatement(sql: "SELECT revision FROM \(quoted(type.name)) WHERE id = ?"), arguments: [key.id])
+        guard let sql = sql[key.type] else { return nil }
+        return try Int64.fetchOne(db.cachedStatement(sql: sql.revision), arguments: [key.id])
     }
 
     /// Every local record of `type`, by id.
     func records(of type: SyncEntityType, in db: Database) throws -> [SyncRecord] {
-        try Row.fetchAll(db, sql: "SELECT * FROM \(quoted(type.name)) ORDER BY id").map { record($0, type) }
+        guard let sql = sql[type.name] else { return [] }
+        return try Row.fetchAll(db, sql: sql.selectAll).map { record($0, type) }
     }
 
     /// Inserts or replaces a record (a tombstone deletes it). Records of unknown types are ignored.
     func save(_ record: SyncRecord, in db: Database) throws {
-        guard let type = schema.type(named: record.type) else { return }
+        guard let sql = sql[record.type] else { return }
         guard let attributes = record.attributes else {
-            try delete(SyncRecordKey(type: record.type, id: record.id), in: db)
+            try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
             return
         }
-        let names = type.attributes.map { quoted($0.name) }
-        let statement = try db.cachedStatement(sql: """
-            INSERT OR REPLACE INTO \(quoted(type.name))(id, revision\(names.map { ", " + $0 }.joined()))
-            VALUES (?, ?\(String(repeating: ", ?", count: names.count)))
-            """)
-        var values: [(any DatabaseValueConvertible)?] = [record.id, record.revision]
-        for attribute in type.attributes { values.append(Self.databaseValue(attributes[attribute.name] ?? .null)) }
-        try statement.execute(arguments: StatementArguments(values))
+        try db.cachedStatement(sql: sql.save).execute(arguments: Self.arguments(record, attributes, sql.type))
+    }
+
+    /// Saves a record from the server unless the local one is at a newer revision (a tombstone
+    /// deletes it, on the same condition).
+    /// - Returns: whether the local data set changed or the record was absent already.
+    func saveUnlessNewer(_ record: SyncRecord, in db: Database) throws -> Bool {
+        guard let sql = sql[record.type] else { return false }
+        guard let attributes = record.attributes else {
+            if let local = try revision(of: SyncRecordKey(type: record.type, id: record.id), in: db), local > record.revision { return false }
+            try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
+            return true
+        }
+        try db.cachedStatement(sql: sql.saveUnlessNewer).execute(arguments: Self.arguments(record, attributes, sql.type))
+        return db.changesCount > 0
     }
 
     func delete(_ key: SyncRecordKey, in db: Database) throws {
-        guard let type = schema.type(named: key.type) else { return }
-        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [key.id])
+        guard let sql = sql[key.type] else { return }
+        try db.cachedStatement(sql: sql.delete).execute(arguments: [key.id])
     }
 
     func setRevision(_ revision: Int64, of key: SyncRecordKey, in db: Database) throws {
-        guard let type = schema.type(named: key.type) else { return }
-        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET revision = ? WHERE id = ?").execute(arguments: [revision, key.id])
+        guard let sql = sql[key.type] else { return }
+        try db.cachedStatement(sql: sql.setRevision).execute(arguments: [revision, key.id])
     }
 
     /// Gives a record created on this device its server id, in its row and in every foreign key
     /// that points to it.
     func rename(_ key: SyncRecordKey, to id: Int64, in db: Database) throws {
-        guard let type = schema.type(named: key.type) else { return }
-        try db.cachedStatement(sql: "DELETE FROM \(quoted(type.name)) WHERE id = ?").execute(arguments: [id])
-        try db.cachedStatement(sql: "UPDATE \(quoted(type.name)) SET id = ? WHERE id = ?").execute(arguments: [id, key.id])
-        for reference in schema.references(to: key.type) {
-            try db.cachedStatement(
-                sql: "UPDATE \(quoted(reference.type)) SET \(quoted(reference.attribute)) = ? WHERE \(quoted(reference.attribute)) = ?"
-            ).execute(arguments: [id, key.id])
-        }
+        guard let sql = sql[key.type] else { return }
+        try db.cachedStatement(sql: sql.delete).execute(arguments: [id])
+        try db.cachedStatement(sql: sql.rename).execute(arguments: [id, key.id])
+        for statement in sql.renameReferences { try db.cachedStatement(sql: statement).execute(arguments: [id, key.id]) }
     }
 
     /// Drops every record with a server id except `keeping`: the start of a full copy.
     func dropServerRecords(keeping: Set<SyncRecordKey>, in db: Database) throws {
         for type in schema.types {
+            guard let sql = sql[type.name] else { continue }
             // Integers only: safe to spell out in the statement.
             let kept = keeping.filter { $0.type == type.name && $0.id > 0 }.map { String($0.id) }.joined(separator: ",")
-            try db.execute(sql: "DELETE FROM \(quoted(type.name)) WHERE id > 0 AND id NOT IN (\(kept))")
+            try db.execute(sql: sql.deleteServerRowsExcept + "(\(kept))")
         }
     }
 
@@ -111,7 +118,7 @@ struct SyncTables {
     func enqueue(_ changeSet: SyncChangeSet, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR REPLACE INTO hermes_sync_outbox(sequence, change_set) VALUES (?, ?)",
-            arguments: [changeSet.sequence, try changeSet.json.jsonString()]
+            arguments: [changeSet.sequence, try changeSet.jsonString()]
         )
     }
 
@@ -156,15 +163,13 @@ struct SyncTables {
         }
     }
 
-    static func affinity(_ kind: SyncAttribute.Kind) -> String {
-        switch kind {
-        case .string: "TEXT"
-        case .double: "REAL"
-        case .integer, .reference, .bool: "INTEGER"
-        }
-    }
-
-    private func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// The arguments of ``SyncTableSQL/save``: id, revision, then the attributes in schema order.
+    private static func arguments(_ record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType) -> StatementArguments {
+        // Optional existentials: GRDB's other initializer, generic over the element type, runs
+        // unspecialized here and costs twice as much.
+        var values: [(any DatabaseValueConvertible)?] = [record.id, record.revision]
+        values.reserveCapacity(type.attributes.count + 2)
+        for attribute in type.attributes { values.append(databaseValue(attributes[attribute.name] ?? .null)) }
+        return StatementArguments(values)
     }
 }

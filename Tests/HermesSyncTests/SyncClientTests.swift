@@ -34,6 +34,33 @@ struct SyncClientTests {
         #expect(try other.allRecords() == ipad.allRecords())
     }
 
+    @Test func missedRecordsReplaceLocalOnesUnlessTheLocalOneIsNewer() async throws {
+        let team = { (id: Int64, revision: Int64, name: String?) in
+            SyncChangeSet.Entry(name == nil ? .delete : .update,
+                                SyncRecord(type: "teams", id: id, revision: revision, attributes: name.map { ["name": .string($0)] }))
+        }
+        let transport = ScriptedTransport([
+            SyncAnswer(maxRevision: 5, changeSets: [SyncChangeSet(revision: 5, entries: [team(1, 5, "Blue"), team(2, 5, "Red")])]),
+            // Older copies of both (a record and a tombstone), and a new record.
+            SyncAnswer(maxRevision: 6, changeSets: [
+                SyncChangeSet(revision: 3, entries: [team(1, 3, "Old"), team(2, 3, nil)]),
+                SyncChangeSet(revision: 6, entries: [team(3, 6, "Gold")]),
+            ]),
+            // The same revision again, and a newer tombstone.
+            SyncAnswer(maxRevision: 7, changeSets: [SyncChangeSet(revision: 7, entries: [team(1, 5, "Navy"), team(2, 7, nil)])]),
+        ])
+        let device = try SyncClient(path: nil, clientID: "ipad-1", schema: TestSchema.v1, transport: transport)
+
+        #expect(try await device.sync().received == 2)
+        let older = try await device.sync()
+        #expect(older.received == 1)
+        #expect(try device.records("teams") == [team(1, 5, "Blue").record, team(2, 5, "Red").record, team(3, 6, "Gold").record])
+
+        #expect(try await device.sync().received == 2)
+        #expect(try device.records("teams") == [team(1, 5, "Navy").record, team(3, 6, "Gold").record])
+        #expect(try device.maxRevision() == 7 && transport.requests.map(\.maxRevision) == [0, 5, 6])
+    }
+
     @Test func staleUpdateIsRefusedAndTheServersRecordRestored() async throws {
         let fixture = try SyncFixture()
         let (first, _) = try fixture.device("ipad-1")

@@ -13,11 +13,13 @@ struct SQLiteSyncApplier {
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
         let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
         if let stored = try String.fetchOne(
-            db, sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?", arguments: [clientID, planner.sequence]
+            db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"), arguments: [clientID, planner.sequence]
         ) {
             return try SyncChangeSet(json: JSONValue(parsing: Array(stored.utf8)))
         }
-        let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?", arguments: [clientID]) ?? 0
+        let last = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?"), arguments: [clientID]
+        ) ?? 0
         var result: Result<SyncChangeSet, SyncRefusal>
         if let refusal = planner.refusalBeforeWriting(schemaVersion: schemaVersion, lastSequence: last) {
             result = .failure(refusal)
@@ -38,49 +40,49 @@ struct SQLiteSyncApplier {
         case .success(let applied): outcome = applied
         case .failure(let refusal): outcome = planner.refused(refusal, stored: try stored(planner.keys(answering: refusal)))
         }
-        try db.execute(
-            sql: "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
-            arguments: [clientID, planner.sequence, outcome.revision, try outcome.json.jsonString(), now]
+        try execute(
+            "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
+            [clientID, planner.sequence, outcome.revision, try outcome.jsonString(), now]
         )
         return outcome
     }
 
     /// Writes the change set at the next revision, or throws a ``SyncRefusal``.
     private func write(_ planner: SyncApplyPlanner) throws -> SyncChangeSet {
-        let state = try Row.fetchOne(db, sql: "SELECT revision, next_id FROM sync_state WHERE id = 1")!
+        let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, next_id FROM sync_state WHERE id = 1"))!
         let write = try planner.write(revision: (state["revision"] as Int64) + 1, nextID: state["next_id"], current: try stored(planner.basedOnKeys))
         for entry in write.entries {
             let record = entry.record
-            try db.execute(sql: "DELETE FROM sync_references WHERE type = ? AND id = ?", arguments: [record.type, record.id])
+            try execute("DELETE FROM sync_references WHERE type = ? AND id = ?", [record.type, record.id])
             if !record.isDeleted {
-                try db.execute(sql: """
+                try execute("""
                     INSERT INTO sync_records(type, id, revision, created, attributes, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)
                     ON CONFLICT (type, id) DO UPDATE SET revision = excluded.revision, attributes = excluded.attributes
-                    """, arguments: [record.type, record.id, write.revision, write.revision, try record.storedAttributes])
+                    """, [record.type, record.id, write.revision, write.revision, try record.storedAttributes])
             } else {
-                try db.execute(
-                    sql: "UPDATE sync_records SET attributes = NULL, deleted_at = ?, revision = ? WHERE type = ? AND id = ?",
-                    arguments: [now, write.revision, record.type, record.id]
+                try execute(
+                    "UPDATE sync_records SET attributes = NULL, deleted_at = ?, revision = ? WHERE type = ? AND id = ?",
+                    [now, write.revision, record.type, record.id]
                 )
             }
         }
         for (source, target) in write.references {
-            try db.execute(
-                sql: "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)",
-                arguments: [target.type, target.id, source.type, source.id]
+            try execute(
+                "INSERT OR IGNORE INTO sync_references(target_type, target_id, type, id) VALUES (?, ?, ?, ?)",
+                [target.type, target.id, source.type, source.id]
             )
         }
         var referrers: [SyncRecordKey: [SyncRecordKey]] = [:]
         for key in write.deletedKeys {
             referrers[key] = try Row.fetchAll(
-                db, sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT ?",
+                db.cachedStatement(sql: "SELECT type, id FROM sync_references WHERE target_type = ? AND target_id = ? ORDER BY type, id LIMIT ?"),
                 arguments: [key.type, key.id, SyncApplyPlanner.referrersShown]
             ).map { SyncRecordKey(type: $0["type"], id: $0["id"]) }
         }
         if let refusal = planner.referenceRefusal(of: write, referrers: referrers, targets: try stored(write.targetKeys)) {
             throw refusal
         }
-        try db.execute(sql: "UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", arguments: [write.revision, write.nextID])
+        try execute("UPDATE sync_state SET revision = ?, next_id = ? WHERE id = 1", [write.revision, write.nextID])
         return SyncChangeSet(sequence: planner.sequence, revision: write.revision, conflict: false, entries: write.entries)
     }
 
@@ -89,10 +91,15 @@ struct SQLiteSyncApplier {
         var records: [SyncRecordKey: SyncRecord] = [:]
         for key in keys {
             let row = try Row.fetchOne(
-                db, sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?", arguments: [key.type, key.id]
+                db.cachedStatement(sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?"), arguments: [key.type, key.id]
             )
             if let row { records[key] = try SQLiteSyncStorage.record(row) }
         }
         return records
+    }
+
+    /// Runs one of the applier's statements, prepared once per connection (GRDB's statement cache).
+    private func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: arguments)
     }
 }

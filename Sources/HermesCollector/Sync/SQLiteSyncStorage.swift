@@ -80,20 +80,19 @@ public struct SQLiteSyncStorage: SyncStorage {
     public func page(after maxRevision: Int64, cursor: String?, limit: Int) async throws(CollectorError) -> SyncAnswer {
         try await withStorageErrors("read the missed change sets") {
             try await writer.read { db in
-                let state = try Row.fetchOne(db, sql: "SELECT revision, horizon FROM sync_state WHERE id = 1")!
+                let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, horizon FROM sync_state WHERE id = 1"))!
                 let current: Int64 = state["revision"]
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state["horizon"], current: current)
                 let end = try Int64.fetchOne(
-                    db,
-                    sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?",
+                    db.cachedStatement(sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?"),
                     arguments: [plan.position, max(0, limit - 1)]
                 ) ?? current
                 // Tombstones too, even in a full copy: the device may hold a record from its own
                 // change set answered in the same exchange, deleted since.
-                let rows = try Row.fetchCursor(db, sql: """
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
                     SELECT type, id, revision, created, attributes FROM sync_records
                     WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
-                    """, arguments: [plan.position, end])
+                    """), arguments: [plan.position, end])
                 var missed = SyncMissedChangeSets()
                 while let row = try rows.next() { missed.append(try Self.record(row), created: row["created"]) }
                 return plan.answer(end: end, current: current, changeSets: missed.changeSets)

@@ -36,6 +36,6 @@ struct SyncRoutes {
             "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",
             "max_revision": "\(answer.maxRevision)", "has_more": "\(answer.hasMore)",
         ])
-        return try .json(answer.json)
+        return .json(bytes: try answer.jsonBytes())
     }
 }

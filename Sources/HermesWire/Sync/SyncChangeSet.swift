@@ -155,8 +155,10 @@ public struct SyncRecordKey: Sendable, Hashable, Comparable {
 }
 
 extension JSONValue {
-    func syncObject(_ what: String) throws(HermesWireError) -> [String: JSONValue] {
-        guard let object = objectValue else { throw HermesWireError(.invalidField, "\(what) must be an object") }
+    /// The object this value holds, or an `invalidField` error naming it.
+    /// - Parameter what: names the value in the error; made only then (it is asked once per record).
+    func syncObject(_ what: @autoclosure () -> String) throws(HermesWireError) -> [String: JSONValue] {
+        guard let object = objectValue else { throw HermesWireError(.invalidField, "\(what()) must be an object") }
         return object
     }
 }

@@ -36,6 +36,22 @@ public struct SyncRequest: Sendable, Hashable {
         return .object(object)
     }
 
+    /// The request's wire JSON: the bytes of `json.jsonBytes()`, written without building the
+    /// nested values (see ``SyncChangeSet/jsonBytes()``).
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for an attribute holding NaN or an infinity.
+    public func jsonBytes() throws(HermesWireError) -> [UInt8] {
+        var output: [UInt8] = Array(#"{"changeSets":"#.utf8)
+        try changeSets.write(into: &output, depth: 1)
+        output.append(contentsOf: #","clientID":"#.utf8)
+        JSONValue.writeString(clientID, into: &output)
+        if let cursor {
+            output.append(contentsOf: #","cursor":"#.utf8)
+            JSONValue.writeString(cursor, into: &output)
+        }
+        output.append(contentsOf: ",\"maxRevision\":\(maxRevision),\"schemaVersion\":\(schemaVersion)}".utf8)
+        return output
+    }
+
     /// Reads a request from its wire JSON bytes.
     /// - Throws: ``HermesWireError`` (`invalidJSON`, `missingField`, `invalidField`) saying what is wrong.
     public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {

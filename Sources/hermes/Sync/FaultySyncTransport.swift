@@ -28,7 +28,7 @@ final class SyncServerSwitch: Sendable {
             return drop
         }
         if drop { throw RunFailure("answer lost after the commit") }
-        return try answer.json.jsonBytes()
+        return try answer.jsonBytes()
     }
 }
 

@@ -39,7 +39,7 @@ final class ServerTransport: SyncTransport {
             return faults.dropAnswers > 0
         }
         if drop { throw Lost() }
-        return try answer.json.jsonBytes()
+        return try answer.jsonBytes()
     }
 }
 
@@ -63,5 +63,29 @@ extension SyncClient {
     /// The local records of every type, by type and id, for comparing with the server.
     func allRecords() throws -> [SyncRecord] {
         try schema.types.map(\.name).sorted().flatMap { try records($0) }
+    }
+}
+
+/// A transport that answers each request with the next of a fixed list of answers, as a server
+/// would send them, and keeps the requests.
+final class ScriptedTransport: SyncTransport {
+    struct Exhausted: Error {}
+
+    private let state: Mutex<(answers: [SyncAnswer], requests: [SyncRequest])>
+
+    init(_ answers: [SyncAnswer]) {
+        state = Mutex((answers, []))
+    }
+
+    var requests: [SyncRequest] { state.withLock { $0.requests } }
+
+    func exchange(_ request: [UInt8]) async throws -> [UInt8] {
+        let parsed = try SyncRequest(jsonBytes: request)
+        let answer = try state.withLock { state in
+            state.requests.append(parsed)
+            guard !state.answers.isEmpty else { throw Exhausted() }
+            return state.answers.removeFirst()
+        }
+        return try answer.jsonBytes()
     }
 }

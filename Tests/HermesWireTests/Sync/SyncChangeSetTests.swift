@@ -17,6 +17,39 @@ struct SyncChangeSetTests {
             """)
         let decoded = try SyncChangeSet(json: JSONValue(parsing: Array(json.utf8)))
         #expect(Set(decoded.entries) == Set(changeSet.entries) && decoded.sequence == 7)
+        #expect(try changeSet.jsonString() == json)
+    }
+
+    @Test func answersAndRequestsAreWrittenAsTheBytesOfTheirJSONValues() throws {
+        let outcome = SyncChangeSet(sequence: 3, revision: 41, conflict: false, entries: [
+            .init(.create, SyncRecord(type: "teams", id: 10, revision: 41, attributes: ["name": "Blé \"Ω\"\n", "z": .null]), oldID: -2),
+            .init(.create, SyncRecord(type: "teams", id: 9, revision: 41, attributes: ["nested": ["a": [1, 2.5, true]], "Ärger": 1]), oldID: -1),
+            .init(.update, SyncRecord(type: "players", id: 100, revision: 41, attributes: ["team_id": 9, "score": -7])),
+            .init(.delete, SyncRecord(type: "players", id: 101, revision: 41, attributes: nil)),
+        ])
+        let refused = SyncChangeSet(sequence: 4, conflict: true, reason: "stale", entries: [
+            .init(.update, SyncRecord(type: "teams", id: 9, revision: 40, attributes: ["name": "Red"])),
+        ])
+        let missed = SyncChangeSet(revision: 39, entries: [])
+        // A type named like a field of the change set.
+        let oddlyNamed = SyncChangeSet(revision: 38, entries: [.init(.create, SyncRecord(type: "sequence", id: 1, revision: 38, attributes: [:]))])
+        for changeSet in [outcome, refused, missed, oddlyNamed] {
+            #expect(try changeSet.jsonBytes() == changeSet.json.jsonBytes())
+        }
+        for answer in [
+            SyncAnswer(maxRevision: 41, hasMore: true, reset: true, cursor: "full:3:41", changeSets: [outcome, refused, missed]),
+            SyncAnswer(maxRevision: 0, changeSets: []),
+        ] {
+            #expect(try answer.jsonBytes() == answer.json.jsonBytes())
+        }
+        for request in [
+            SyncRequest(clientID: "ipad-\u{1F600}", schemaVersion: 2, maxRevision: 40, cursor: "full:1:2", changeSets: [refused]),
+            SyncRequest(clientID: "ipad-7", schemaVersion: 1, maxRevision: 0, changeSets: []),
+        ] {
+            #expect(try request.jsonBytes() == request.json.jsonBytes())
+        }
+        let notANumber = SyncChangeSet(sequence: 1, entries: [.init(.create, SyncRecord(type: "t", id: -1, revision: 0, attributes: ["x": .double(.nan)]))])
+        #expect(throws: HermesWireError.self) { try notANumber.jsonBytes() }
     }
 
     @Test func recordListedTwiceOrCreatedWithoutAttributesIsRefused() throws {

@@ -1,0 +1,107 @@
+extension SyncChangeSet {
+    /// The change set's wire JSON: the bytes of `json.jsonBytes()` (keys sorted, compact), written
+    /// from the entries at once rather than through nested ``JSONValue`` dictionaries, since an
+    /// answer carries hundreds of records.
+    /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for an attribute holding NaN or an infinity.
+    public func jsonBytes() throws(HermesWireError) -> [UInt8] {
+        var output: [UInt8] = []
+        try write(into: &output, depth: 0)
+        return output
+    }
+
+    /// The same as a `String`; see ``jsonBytes()``.
+    public func jsonString() throws(HermesWireError) -> String {
+        String(decoding: try jsonBytes(), as: UTF8.self)
+    }
+
+    /// What a member of the change set's object holds.
+    private enum Member {
+        case type(String), types, sequence(Int64), revision(Int64), conflict(Bool), reason(String)
+    }
+
+    /// Appends the wire JSON to `output`.
+    /// - Parameter depth: how many arrays or objects enclose the change set.
+    func write(into output: inout [UInt8], depth: Int) throws(HermesWireError) {
+        let types = types
+        var members: [(key: String, value: Member)] = types.map { ($0, .type($0)) } + [("types", .types)]
+        if let sequence { members.append(("sequence", .sequence(sequence))) }
+        if let revision { members.append(("revision", .revision(revision))) }
+        if let conflict { members.append(("conflict", .conflict(conflict))) }
+        if let reason { members.append(("reason", .reason(reason))) }
+        // A type named like one of the fields: `json` decides which one wins.
+        guard Set(members.map(\.key)).count == members.count else { return try json.write(into: &output, depth: depth) }
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(member.key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            switch member.value {
+            case .type(let type): try writeType(type, into: &output, depth: depth + 1)
+            case .types: try JSONValue.array(types.map { .string($0) }).write(into: &output, depth: depth + 1)
+            case .sequence(let value), .revision(let value): Self.writeInteger(value, into: &output)
+            case .conflict(let value): try JSONValue.bool(value).write(into: &output, depth: depth + 1)
+            case .reason(let value): JSONValue.writeString(value, into: &output)
+            }
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"attributes":{…},"create":[…],"delete":[…],"update":[…]}` for the entries of `type`.
+    private func writeType(_ type: String, into output: inout [UInt8], depth: Int) throws(HermesWireError) {
+        let typed = entries.filter { $0.record.type == type }
+        // By id as a string, the later entry winning, as the keys of a dictionary would be.
+        let byID = Dictionary(typed.map { (String($0.record.id), $0) }, uniquingKeysWith: { _, later in later })
+        output.append(contentsOf: #"{"attributes":{"#.utf8)
+        for (index, (id, entry)) in byID.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(id, into: &output)
+            output.append(UInt8(ascii: ":"))
+            try Self.writeValues(of: entry, into: &output, depth: depth + 2)
+        }
+        output.append(UInt8(ascii: "}"))
+        for operation in [Operation.create, .delete, .update] {
+            output.append(contentsOf: ",\"\(operation.rawValue)\":[".utf8)
+            for (index, entry) in typed.filter({ $0.operation == operation }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeInteger(entry.record.id, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// A record's attributes object: its attributes, `revision` and, in an answer, `__oldId__`.
+    private static func writeValues(of entry: Entry, into output: inout [UInt8], depth: Int) throws(HermesWireError) {
+        var values: [(key: String, value: JSONValue)] = []
+        values.reserveCapacity((entry.record.attributes?.count ?? 0) + 2)
+        for (key, value) in entry.record.attributes ?? [:] where key != SyncRecord.revisionKey && (key != SyncRecord.oldIDKey || entry.oldID == nil) {
+            values.append((key, value))
+        }
+        values.append((SyncRecord.revisionKey, .int(entry.record.revision)))
+        if let oldID = entry.oldID { values.append((SyncRecord.oldIDKey, .int(oldID))) }
+        output.append(UInt8(ascii: "{"))
+        for (index, member) in values.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.writeString(member.key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            try member.value.write(into: &output, depth: depth + 1)
+        }
+        output.append(UInt8(ascii: "}"))
+    }
+
+    static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
+        output.append(contentsOf: String(value).utf8)
+    }
+}
+
+extension [SyncChangeSet] {
+    /// Appends the change sets as a JSON array.
+    func write(into output: inout [UInt8], depth: Int) throws(HermesWireError) {
+        output.append(UInt8(ascii: "["))
+        for (index, changeSet) in enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            try changeSet.write(into: &output, depth: depth + 1)
+        }
+        output.append(UInt8(ascii: "]"))
+    }
+}
