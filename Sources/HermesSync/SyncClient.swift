@@ -55,21 +55,32 @@ public final class SyncClient: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: SyncEvent.self, bufferingPolicy: .bufferingNewest(10_000))
     }
 
-    /// Makes local changes and queues them as one change set, in one transaction.
+    /// Makes local changes and queues them as one change set, in one transaction that is on the
+    /// disk when `write` returns.
+    ///
+    /// The commit is synced (`synchronous = FULL` for it alone; the answers' transactions are not):
+    /// once a change set is sent, its sequence must never be handed out again, even after a power
+    /// loss, or the server would answer a new change set with the outcome of the lost one.
     /// - Parameter body: the changes; throwing rolls them all back.
     /// - Returns: what `body` returns.
     /// - Throws: what `body` throws, or ``SyncError/Code/storageFailed``.
     @discardableResult
     public func write<T>(_ body: (inout SyncChanges) throws -> T) throws -> T {
-        try database.write { db in
-            var changes = SyncChanges(db: db, tables: tables)
-            let result = try body(&changes)
-            if !changes.entries.isEmpty {
-                let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
-                try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
-                try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)
+        try database.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            var result: T?
+            try db.inTransaction {
+                var changes = SyncChanges(db: db, tables: tables)
+                result = try body(&changes)
+                if !changes.entries.isEmpty {
+                    let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
+                    try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
+                    try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)
+                }
+                return .commit
             }
-            return result
+            return result!
         }
     }
 

@@ -1,5 +1,7 @@
+import Foundation
+import GRDB
 import HermesCollector
-import HermesSync
+@testable import HermesSync
 import HermesWire
 import Testing
 
@@ -32,6 +34,28 @@ struct SyncClientTests {
         // And another device receives the same rows
         try await other.sync()
         #expect(try other.allRecords() == ipad.allRecords())
+    }
+
+    @Test func aLocalWriteCommitsSyncedToTheDiskAndTheConnectionThenGoesBackToNormal() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fixture = try SyncFixture()
+        let device = try SyncClient(
+            path: directory.appendingPathComponent("device.sqlite").path, clientID: "ipad-1", schema: TestSchema.v1,
+            transport: ServerTransport(server: fixture.server)
+        )
+
+        // When the device writes a change (SQLite: 2 is FULL, 1 is NORMAL)
+        let during = try device.write { changes in
+            try changes.create("teams", ["name": "Blue"])
+            return try Int.fetchOne(changes.db, sql: "PRAGMA synchronous")
+        }
+
+        // Then its transaction was synced to the disk, and later transactions (answers) are not
+        #expect(during == 2)
+        #expect(try device.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 1)
+        #expect(try device.queuedChangeSets() == 1)
     }
 
     @Test func missedRecordsReplaceLocalOnesUnlessTheLocalOneIsNewer() async throws {
