@@ -94,7 +94,10 @@ let package = Package(
             name: "HermesSync",
             dependencies: [
                 "HermesWire",
+                // The SDK's HTTP transports (`PlatformTransport`); the SDK pulls in no NIO.
+                "Hermes",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         .target(

@@ -1,48 +1,48 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import Hermes
 import HermesWire
 
-/// Sends sync requests to a collector's `POST /v1/sync` with `URLSession`.
+/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes ``Hermes/Transport``.
+///
+/// The default, ``Hermes/PlatformTransport``, is the one the reporting SDK uses: `URLSession` on
+/// Apple platforms and for `https://`, and plain sockets for `http://` on Linux (no libcurl work per
+/// request). Pass the transport the app already gives its `HermesClient` to share its settings.
 ///
 /// ```swift
 /// let transport = HTTPSyncTransport(baseURL: URL(string: "https://collector.example.com")!, appKey: "app-key")
 /// ```
 public struct HTTPSyncTransport: SyncTransport {
-    /// A failed exchange: no answer, or an answer with another status than 200.
+    /// A failed exchange: an answer with another status than 200 (when no answer came, the
+    /// transport's own error is thrown).
     public struct Failure: Error, Sendable, CustomStringConvertible {
-        /// The HTTP status, when an answer came.
-        public var status: Int?
-        public var description: String { status.map { "the collector answered \($0)" } ?? "no answer" }
+        /// The HTTP status.
+        public var status: Int
+        public var description: String { "the collector answered \(status)" }
     }
 
     let url: URL
     let appKey: String
-    let session: URLSession
-    let timeout: TimeInterval
+    let transport: any Transport
+    let timeout: Duration
 
     /// A transport to the collector at `baseURL`.
     /// - Parameters:
     ///   - baseURL: the collector's address, e.g. `https://collector.example.com`.
     ///   - appKey: sent as `X-Hermes-App-Key`.
-    ///   - session: the session to send with.
-    ///   - timeout: seconds to wait for an answer.
-    public init(baseURL: URL, appKey: String, session: URLSession = .shared, timeout: TimeInterval = 60) {
+    ///   - transport: how the HTTP request is sent.
+    ///   - timeout: how long to wait for an answer.
+    public init(baseURL: URL, appKey: String, transport: any Transport = PlatformTransport(), timeout: Duration = .seconds(60)) {
         url = baseURL.appendingPathComponent(String(HermesPath.sync.dropFirst()))
         self.appKey = appKey
-        self.session = session
+        self.transport = transport
         self.timeout = timeout
     }
 
     public func exchange(_ request: [UInt8]) async throws -> [UInt8] {
-        var urlRequest = URLRequest(url: url, timeoutInterval: timeout)
-        urlRequest.httpMethod = "POST"
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        urlRequest.setValue(appKey, forHTTPHeaderField: HermesHeader.appKey)
-        let (data, response) = try await session.upload(for: urlRequest, from: Data(request))
-        let status = (response as? HTTPURLResponse)?.statusCode
-        guard status == 200 else { throw Failure(status: status) }
-        return Array(data)
+        let response = try await transport.send(TransportRequest(
+            method: "POST", url: url, headers: ["Content-Type": "application/json", HermesHeader.appKey: appKey], body: request, timeout: timeout
+        ))
+        guard response.status == 200 else { throw Failure(status: response.status) }
+        return response.body
     }
 }

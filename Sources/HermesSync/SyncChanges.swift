@@ -113,11 +113,24 @@ extension SyncChanges: Sendable {}
 func storage<T>(_ work: () throws -> T) throws(SyncError) -> T {
     do {
         return try work()
-    } catch let error as SyncError {
-        throw error
     } catch {
-        throw SyncError(.storageFailed, "the local database failed: \(describe(error))", underlying: error)
+        throw storageFailure(error)
     }
+}
+
+/// Runs local database work that runs on the database's own queue (GRDB's async access), turning
+/// its errors into ``SyncError/Code/storageFailed``.
+func storage<T: Sendable>(_ work: () async throws -> T) async throws(SyncError) -> T {
+    do {
+        return try await work()
+    } catch {
+        throw storageFailure(error)
+    }
+}
+
+/// `error` itself when it is a ``SyncError``, otherwise a ``SyncError/Code/storageFailed`` naming it.
+private func storageFailure(_ error: any Error) -> SyncError {
+    error as? SyncError ?? SyncError(.storageFailed, "the local database failed: \(describe(error))", underlying: error)
 }
 
 /// An error's description without SQL arguments (they may hold attribute values).

@@ -74,6 +74,7 @@ public final class SyncClient: Sendable {
                 var changes = SyncChanges(db: db, tables: tables)
                 result = try body(&changes)
                 if !changes.entries.isEmpty {
+                    try tables.notifyChanges(to: changes.entries.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) }, in: db)
                     let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
                     try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
                     try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)
@@ -86,6 +87,9 @@ public final class SyncClient: Sendable {
 
     /// Exchanges changes with the server until nothing is queued and nothing is missed (at most
     /// `maximumExchanges` requests).
+    ///
+    /// The local database work runs on the database's own queue, never on the caller's thread or
+    /// on Swift concurrency's shared threads, which the app's other tasks need.
     /// - Returns: what was applied and refused.
     /// - Throws: ``SyncError/Code/busy`` if a sync is in flight; ``SyncError/Code/transportFailed``
     ///   or ``SyncError/Code/invalidAnswer`` (the answers applied before stay applied).
@@ -98,7 +102,7 @@ public final class SyncClient: Sendable {
         defer { inFlight.withLock { $0 = false } }
         var report = SyncReport()
         for _ in 0..<max(1, maximumExchanges) {
-            let request = try storage { try database.read { try nextRequest($0) } }
+            let request = try await storage { try await database.read { try nextRequest($0) } }
             let bytes: [UInt8]
             do {
                 bytes = try await transport.exchange(try request.jsonBytes())
@@ -111,8 +115,8 @@ public final class SyncClient: Sendable {
             } catch {
                 throw SyncError(.invalidAnswer, "the server's answer could not be read: \(error.message)", underlying: error)
             }
-            let (round, changed, queued) = try storage {
-                try database.write { db in
+            let (round, changed, queued) = try await storage {
+                try await database.write { [tables] db in
                     let (round, changed) = try SyncAnswerApplier(db: db, tables: tables).apply(answer)
                     return (round, changed, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM hermes_sync_outbox")!)
                 }

@@ -54,17 +54,19 @@ struct SyncTables {
     }
 
     /// Inserts or replaces a record (a tombstone deletes it). Records of unknown types are ignored.
+    /// The caller tells GRDB's observers with ``notifyChanges(to:in:)``.
     func save(_ record: SyncRecord, in db: Database) throws {
         guard let sql = sql[record.type] else { return }
         guard let attributes = record.attributes else {
             try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
             return
         }
-        try db.cachedStatement(sql: sql.save).execute(arguments: Self.arguments(record, attributes, sql.type))
+        try Self.execute(db.cachedStatement(sql: sql.save), saving: record, attributes, sql.type, in: db)
     }
 
     /// Saves a record from the server unless the local one is at a newer revision (a tombstone
-    /// deletes it, on the same condition).
+    /// deletes it, on the same condition). The caller tells GRDB's observers with
+    /// ``notifyChanges(to:in:)``.
     /// - Returns: whether the local data set changed or the record was absent already.
     func saveUnlessNewer(_ record: SyncRecord, in db: Database) throws -> Bool {
         guard let sql = sql[record.type] else { return false }
@@ -73,7 +75,7 @@ struct SyncTables {
             try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
             return true
         }
-        try db.cachedStatement(sql: sql.saveUnlessNewer).execute(arguments: Self.arguments(record, attributes, sql.type))
+        try Self.execute(db.cachedStatement(sql: sql.saveUnlessNewer), saving: record, attributes, sql.type, in: db)
         return db.changesCount > 0
     }
 
@@ -143,16 +145,6 @@ struct SyncTables {
         return SyncRecord(type: type.name, id: row["id"], revision: row["revision"], attributes: attributes)
     }
 
-    static func databaseValue(_ value: JSONValue) -> (any DatabaseValueConvertible)? {
-        switch value {
-        case .null, .array, .object: nil
-        case .bool(let bool): bool
-        case .int(let int): int
-        case .double(let double): double
-        case .string(let string): string
-        }
-    }
-
     static func jsonValue(_ value: DatabaseValue, _ kind: SyncAttribute.Kind) -> JSONValue {
         if value.isNull { return .null }
         switch kind {
@@ -161,15 +153,5 @@ struct SyncTables {
         case .double: return Double.fromDatabaseValue(value).map(JSONValue.double) ?? .null
         case .integer, .reference: return Int64.fromDatabaseValue(value).map(JSONValue.int) ?? .null
         }
-    }
-
-    /// The arguments of ``SyncTableSQL/save``: id, revision, then the attributes in schema order.
-    private static func arguments(_ record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType) -> StatementArguments {
-        // Optional existentials: GRDB's other initializer, generic over the element type, runs
-        // unspecialized here and costs twice as much.
-        var values: [(any DatabaseValueConvertible)?] = [record.id, record.revision]
-        values.reserveCapacity(type.attributes.count + 2)
-        for attribute in type.attributes { values.append(databaseValue(attributes[attribute.name] ?? .null)) }
-        return StatementArguments(values)
     }
 }

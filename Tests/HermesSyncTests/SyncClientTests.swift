@@ -3,6 +3,7 @@ import GRDB
 import HermesCollector
 @testable import HermesSync
 import HermesWire
+import Synchronization
 import Testing
 
 struct SyncClientTests {
@@ -34,6 +35,30 @@ struct SyncClientTests {
         // And another device receives the same rows
         try await other.sync()
         #expect(try other.allRecords() == ipad.allRecords())
+    }
+
+    @Test func theAppsDatabaseObservationSeesWritesAndAnswers() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, _) = try fixture.device("ipad-1")
+        let (other, _) = try fixture.device("ipad-2")
+        // GRDB calls an observation on each commit that changed its tables, on the writer's queue.
+        let commits = Mutex<[[String]]>([])
+        let teams = DatabaseRegionObservation(tracking: Table("teams")).start(in: other.database) { error in
+            Issue.record(error)
+        } onChange: { db in
+            commits.withLock { $0.append((try? String.fetchAll(db, sql: "SELECT name FROM teams ORDER BY name")) ?? []) }
+        }
+        defer { teams.cancel() }
+
+        // When the device writes a team and sends it, then receives a team from the first device
+        try other.write { try $0.create("teams", ["name": "Red"]) }
+        try await other.sync()
+        try ipad.write { try $0.create("teams", ["name": "Blue"]) }
+        try await ipad.sync()
+        try await other.sync()
+
+        // Then its observation saw each commit: the local write, its answer, the missed team
+        #expect(commits.withLock { $0 } == [["Red"], ["Red"], ["Blue", "Red"]])
     }
 
     @Test func aLocalWriteCommitsSyncedToTheDiskAndTheConnectionThenGoesBackToNormal() throws {

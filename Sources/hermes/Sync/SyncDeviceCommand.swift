@@ -19,7 +19,7 @@ struct SyncDeviceCommand: AsyncParsableCommand {
 
     func run() async throws {
         let transport = HTTPSyncTransport(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!, appKey: SyncTortureServer.appKey, timeout: 5
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, appKey: SyncTortureServer.appKey, timeout: .seconds(5)
         )
         let client = try SyncClient(path: path, clientID: clientID, schema: SyncTortureSchema.schema, transport: transport)
         var random = SplitMix64(seed: seed)
