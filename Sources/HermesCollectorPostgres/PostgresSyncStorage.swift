@@ -107,7 +107,7 @@ public final class PostgresSyncStorage: SyncStorage {
                     """, logger: logger)
                 var missed = SyncMissedChangeSets()
                 for try await row in rows.decode((String, Int64, Int64, Int64, String?).self) {
-                    missed.append(try SyncRecord(type: row.0, id: row.1, revision: row.2, storedAttributes: row.4), created: row.3)
+                    missed.append(SyncRecord(type: row.0, id: row.1, revision: row.2, pageAttributes: row.4), created: row.3)
                 }
                 return plan.answer(end: end, current: state.revision, changeSets: missed.changeSets)
             }

@@ -94,7 +94,10 @@ public struct SQLiteSyncStorage: SyncStorage {
                     WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
                     """), arguments: [plan.position, end])
                 var missed = SyncMissedChangeSets()
-                while let row = try rows.next() { missed.append(try Self.record(row), created: row["created"]) }
+                while let row = try rows.next() {
+                    let record = SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], pageAttributes: row["attributes"])
+                    missed.append(record, created: row["created"])
+                }
                 return plan.answer(end: end, current: current, changeSets: missed.changeSets)
             }
         }

@@ -20,4 +20,15 @@ extension SyncRecord {
         if let storedAttributes { attributes = try JSONValue(parsing: Array(storedAttributes.utf8)).objectValue ?? [:] }
         self.init(type: type, id: id, revision: revision, attributes: attributes)
     }
+
+    /// A record of a catch-up page read from a store's row: its attributes' text is written into
+    /// the answer as stored, not parsed and encoded again.
+    /// - Parameter storedAttributes: the attributes' JSON text, `nil` for a tombstone.
+    package init(type: String, id: Int64, revision: Int64, pageAttributes storedAttributes: String?) {
+        if let storedAttributes {
+            self.init(type: type, id: id, revision: revision, encodedAttributes: Array(storedAttributes.utf8))
+        } else {
+            self.init(type: type, id: id, revision: revision, attributes: nil)
+        }
+    }
 }

@@ -20,6 +20,24 @@ struct SyncChangeSetTests {
         #expect(try changeSet.jsonString() == json)
     }
 
+    @Test func recordFromStoredAttributeTextIsWrittenAsTheBytesOfItsJSONValue() throws {
+        let stored: [[String: JSONValue]] = [
+            [:], ["name": "a"], ["a": 1], ["z": 1], ["revisio": 1, "revisionz": 2, "rz": false],
+            ["a": ["x": [1, "}", "\"{,]"], "y": [:]], "r\"x": .null, "s": "\\", "Ärger": 2.5],
+            // A key that is not an attribute: dropped, as from values.
+            ["revision": 5, "b": 1],
+        ]
+        for (index, attributes) in stored.enumerated() {
+            let text = try JSONValue.object(attributes).jsonBytes()
+            let revision = Int64(40 + index)
+            let fromText = SyncRecord(type: "teams", id: Int64(index + 1), revision: revision, encodedAttributes: text)
+            let fromValues = SyncRecord(type: "teams", id: Int64(index + 1), revision: revision, attributes: attributes)
+            let answer = { (record: SyncRecord) in SyncAnswer(maxRevision: revision, changeSets: [SyncChangeSet(revision: revision, entries: [.init(.update, record)])]) }
+            #expect(try answer(fromText).jsonBytes() == answer(fromValues).json.jsonBytes())
+            #expect(fromText == fromValues && !fromText.isDeleted && fromText.attributes == attributes)
+        }
+    }
+
     @Test func answersAndRequestsAreWrittenAsTheBytesOfTheirJSONValues() throws {
         let outcome = SyncChangeSet(sequence: 3, revision: 41, conflict: false, entries: [
             .init(.create, SyncRecord(type: "teams", id: 10, revision: 41, attributes: ["name": "Blé \"Ω\"\n", "z": .null]), oldID: -2),
