@@ -106,18 +106,22 @@ extension SyncChangeSet {
     public init(json: JSONValue) throws(HermesWireError) {
         let object = try json.syncObject("change set")
         var entries: [Entry] = []
-        var seen = Set<SyncRecordKey>()
+        var seenTypes = Set<String>()
         for typeValue in try object.syncArray("types") {
             guard let type = typeValue.stringValue else { throw HermesWireError(.invalidField, "types must hold strings") }
+            // A type named twice lists each of its records twice.
+            let repeated = !seenTypes.insert(type).inserted
+            var seen = Set<Int64>()
             let typeObject = try (object[type] ?? .null).syncObject(type)
-            let attributes = try (typeObject["attributes"] ?? .object([:])).syncObject("\(type).attributes")
+            // Taken out one by one, so that removing `revision` from a record's values does not
+            // copy them (they are not shared any more).
+            var attributes = try (typeObject["attributes"] ?? .object([:])).syncObject("\(type).attributes")
             for operation in Operation.allCases {
                 for idValue in try typeObject.syncArray(operation.rawValue, in: type) {
                     guard let id = idValue.intValue else { throw HermesWireError(.invalidField, "\(type).\(operation.rawValue) must hold integer ids") }
-                    guard seen.insert(SyncRecordKey(type: type, id: id)).inserted else {
-                        throw HermesWireError(.invalidField, "\(type) \(id) is listed twice")
-                    }
-                    var values = try (attributes[String(id)] ?? (operation == .delete ? .object([:]) : .null)).syncObject("\(type).attributes.\(id)")
+                    guard !repeated, seen.insert(id).inserted else { throw HermesWireError(.invalidField, "\(type) \(id) is listed twice") }
+                    var values = try (attributes.removeValue(forKey: String(id)) ?? (operation == .delete ? .object([:]) : .null))
+                        .syncObject("\(type).attributes.\(id)")
                     let revision = values.removeValue(forKey: SyncRecord.revisionKey)?.intValue ?? 0
                     let oldID = values.removeValue(forKey: SyncRecord.oldIDKey)?.intValue
                     entries.append(Entry(
