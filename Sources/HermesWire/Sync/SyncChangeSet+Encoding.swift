@@ -48,22 +48,26 @@ extension SyncChangeSet {
 
     /// `{"attributes":{…},"create":[…],"delete":[…],"update":[…]}` for the entries of `type`.
     private func writeType(_ type: String, into output: inout [UInt8], depth: Int) throws(HermesWireError) {
-        let typed = entries.filter { $0.record.type == type }
-        // By id as a string, the later entry winning, as the keys of a dictionary would be.
-        let byID = Dictionary(typed.map { (String($0.record.id), $0) }, uniquingKeysWith: { _, later in later })
+        let typed = entries.indices.filter { entries[$0].record.type == type }
+        // By id as a string, as a dictionary's keys are written; of two entries with one id, the
+        // later wins, as in a dictionary. Indices, not copies of the entries.
+        let ids = typed.map { String(entries[$0].record.id) }
+        let order = ids.indices.sorted { (ids[$0], $0) < (ids[$1], $1) }
         output.append(contentsOf: #"{"attributes":{"#.utf8)
-        for (index, (id, entry)) in byID.sorted(by: { $0.key < $1.key }).enumerated() {
-            if index > 0 { output.append(UInt8(ascii: ",")) }
-            JSONValue.writeString(id, into: &output)
+        var written = 0
+        for (position, index) in order.enumerated() where position + 1 == order.count || ids[order[position + 1]] != ids[index] {
+            if written > 0 { output.append(UInt8(ascii: ",")) }
+            written += 1
+            JSONValue.writeString(ids[index], into: &output)
             output.append(UInt8(ascii: ":"))
-            try Self.writeValues(of: entry, into: &output, depth: depth + 2)
+            try Self.writeValues(of: entries[typed[index]], into: &output, depth: depth + 2)
         }
         output.append(UInt8(ascii: "}"))
         for operation in [Operation.create, .delete, .update] {
             output.append(contentsOf: ",\"\(operation.rawValue)\":[".utf8)
-            for (index, entry) in typed.filter({ $0.operation == operation }).enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeInteger(entry.record.id, into: &output)
+            for (position, index) in typed.lazy.filter({ self.entries[$0].operation == operation }).enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                Self.writeInteger(entries[index].record.id, into: &output)
             }
             output.append(UInt8(ascii: "]"))
         }

@@ -51,7 +51,13 @@ struct SyncChangeSetTests {
         let missed = SyncChangeSet(revision: 39, entries: [])
         // A type named like a field of the change set.
         let oddlyNamed = SyncChangeSet(revision: 38, entries: [.init(.create, SyncRecord(type: "sequence", id: 1, revision: 38, attributes: [:]))])
-        for changeSet in [outcome, refused, missed, oddlyNamed] {
+        // One id twice: the later entry's values, as in a dictionary.
+        let sameIDTwice = SyncChangeSet(revision: 37, entries: [
+            .init(.create, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "first"])),
+            .init(.update, SyncRecord(type: "teams", id: 12, revision: 37, attributes: ["name": "other"])),
+            .init(.update, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "later"])),
+        ])
+        for changeSet in [outcome, refused, missed, oddlyNamed, sameIDTwice] {
             #expect(try changeSet.jsonBytes() == changeSet.json.jsonBytes())
         }
         for answer in [
@@ -75,6 +81,8 @@ struct SyncChangeSetTests {
         let bare = #"{"types":["t"],"t":{"create":[-1],"update":[],"delete":[],"attributes":{}}}"#
         #expect(throws: HermesWireError.self) { try SyncChangeSet(json: JSONValue(parsing: Array(twice.utf8))) }
         #expect(throws: HermesWireError.self) { try SyncChangeSet(json: JSONValue(parsing: Array(bare.utf8))) }
+        let typeTwice = #"{"types":["t","t"],"t":{"create":[],"update":[5],"delete":[],"attributes":{"5":{"revision":1}}}}"#
+        #expect(throws: HermesWireError.self) { try SyncChangeSet(json: JSONValue(parsing: Array(typeTwice.utf8))) }
     }
 
     @Test func schemaCheckNamesWhatCannotBeApplied() {
