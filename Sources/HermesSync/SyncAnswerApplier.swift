@@ -46,7 +46,7 @@ struct SyncAnswerApplier {
                 report.received += 1
             }
         }
-        try tables.notifyChanges(to: changed, in: db)
+        try tables.notifyChanges(to: changed.map(\.type), in: db)
         try tables.replaceOutbox(with: outbox, in: db)
         let previous = try Int64.fetchOne(db, sql: "SELECT max_revision FROM hermes_sync_state WHERE id = 1") ?? 0
         // A reset may go back: the server's store was restored from a backup older than the device.

@@ -74,7 +74,7 @@ public final class SyncClient: Sendable {
                 var changes = SyncChanges(db: db, tables: tables)
                 result = try body(&changes)
                 if !changes.entries.isEmpty {
-                    try tables.notifyChanges(to: changes.entries.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) }, in: db)
+                    try tables.notifyChanges(to: changes.entries.map(\.record.type), in: db)
                     let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
                     try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
                     try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)

@@ -40,10 +40,10 @@ extension SyncTables {
         }
     }
 
-    /// Tells GRDB's observers that the tables of `keys` changed in this transaction (see
-    /// ``execute(_:saving:_:_:in:)``).
-    func notifyChanges(to keys: some Sequence<SyncRecordKey>, in db: Database) throws {
-        for type in Set(keys.map(\.type)) where schema.type(named: type) != nil {
+    /// Tells GRDB's observers that the tables of record types `types` changed in this
+    /// transaction (see ``execute(_:saving:_:_:in:)``).
+    func notifyChanges(to types: some Sequence<String>, in db: Database) throws {
+        for type in Set(types) where schema.type(named: type) != nil {
             try db.notifyChanges(in: Table(type))
         }
     }
