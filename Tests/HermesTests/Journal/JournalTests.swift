@@ -99,7 +99,9 @@ struct JournalTests {
         // Given three committed records, the second with one byte of its meta flipped on disk
         let first = journal()
         for index in 0..<3 { _ = first.append(Self.record(index)) }
-        let file = try #require(segmentFiles.first)
+        // (the file that holds them: a first append that found no spare ready yet makes its own
+        // segment, numbered after the one the preparer was making, which stays empty)
+        let file = try #require(segmentFiles.first { (try? Data(contentsOf: $0))?.range(of: Data("id-1".utf8)) != nil })
         var bytes = try Data(contentsOf: file)
         let second = JournalSegment.firstFrame + JournalSegment.frameSize(body: JournalRecordCodec.size(of: Self.record(0)))
         bytes[second + JournalSegment.frameHeaderSize + JournalRecordCodec.headerSize + 3] ^= 0x20
