@@ -12,7 +12,9 @@ struct ProcStatTests {
         let done = DispatchSemaphore(value: 0)
         // Given a thread of that name that works until its own reading grows (at most 2,000 rounds)
         let thread = Thread {
-            Thread.current.name = name
+            // (named by the thread itself: Foundation on Linux names a thread only once `start()`
+            // has returned, which may come after the thread has run)
+            pthread_setname_np(pthread_self(), name)
             let before = ProcStat.cpuSeconds(ownThreadsNamed: name)
             var after = before
             var sum: UInt64 = 0
