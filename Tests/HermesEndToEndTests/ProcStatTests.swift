@@ -9,12 +9,12 @@ struct ProcStatTests {
     @Test func aThreadsCPUIsCountedUnderItsNameAndInItsProcess() throws {
         let name = "procstat-probe"
         let measured = Mutex<(before: Double?, after: Double?, process: Double?)>((nil, nil, nil))
-        let done = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         // Given a thread of that name that works until its own reading grows (at most 2,000 rounds)
         let thread = Thread {
-            // (named by the thread itself: Foundation on Linux names a thread only once `start()`
-            // has returned, which may come after the thread has run)
-            pthread_setname_np(pthread_self(), name)
+            // (named once `start()` has returned: Foundation on Linux cannot name a thread before)
+            started.wait()
+            Thread.current.name = name
             let before = ProcStat.cpuSeconds(ownThreadsNamed: name)
             var after = before
             var sum: UInt64 = 0
@@ -28,6 +28,7 @@ struct ProcStatTests {
             done.signal()
         }
         thread.start()
+        started.signal()
         done.wait()
         // Then its CPU grew, and the process has used at least that much
         let (before, after, process) = measured.withLock { $0 }
