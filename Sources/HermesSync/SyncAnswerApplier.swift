@@ -15,10 +15,9 @@ struct SyncAnswerApplier {
     func apply(_ answer: SyncAnswer) throws -> (report: SyncReport, changed: [SyncRecordKey]) {
         var report = SyncReport()
         var changed: [SyncRecordKey] = []
-        var outbox = try tables.outbox(in: db)
         for outcome in answer.outcomes {
-            guard let index = outbox.firstIndex(where: { $0.sequence == outcome.sequence }) else { continue }
-            let sent = outbox.remove(at: index)
+            guard let sequence = outcome.sequence, let sent = try tables.queued(sequence, in: db) else { continue }
+            try tables.dequeue(sequence, in: db)
             if outcome.conflict == true {
                 for entry in sent.entries where entry.operation == .create { try tables.delete(key(entry.record), in: db) }
                 for entry in outcome.entries {
@@ -26,28 +25,29 @@ struct SyncAnswerApplier {
                     changed.append(key(entry.record))
                 }
                 report.conflicts.append(SyncConflict(
-                    sequence: sent.sequence ?? 0, reason: outcome.reason.flatMap(SyncConflictReason.init(rawValue:)),
+                    sequence: sequence, reason: outcome.reason.flatMap(SyncConflictReason.init(rawValue:)),
                     sent: sent, server: outcome.entries.map(\.record)
                 ))
             } else {
-                try applyAccepted(outcome, sent: sent, outbox: &outbox, changed: &changed)
-                report.applied.append(sent.sequence ?? 0)
+                try applyAccepted(outcome, sent: sent, changed: &changed)
+                report.applied.append(sequence)
             }
         }
-        let pending = Set(outbox.flatMap { $0.entries.map { key($0.record) } })
         if answer.reset {
-            try tables.dropServerRecords(keeping: pending, in: db)
+            try tables.dropServerRecords(keeping: tables.queuedKeys(in: db), in: db)
             report.reset = true
         }
+        let anyQueued = try tables.hasQueued(in: db)
         for changeSet in answer.missed {
-            for entry in changeSet.entries where !pending.contains(key(entry.record)) {
-                guard try tables.saveUnlessNewer(entry.record, in: db) else { continue }
-                changed.append(key(entry.record))
+            for entry in changeSet.entries {
+                let key = key(entry.record)
+                guard try !anyQueued || !tables.isQueued(key, in: db), try tables.saveUnlessNewer(entry.record, in: db) else { continue }
+                changed.append(key)
                 report.received += 1
             }
         }
+        try tables.forgetSettledRenamesAndRebases(in: db)
         try tables.notifyChanges(to: changed.map(\.type), in: db)
-        try tables.replaceOutbox(with: outbox, in: db)
         let previous = try Int64.fetchOne(db, sql: "SELECT max_revision FROM hermes_sync_state WHERE id = 1") ?? 0
         // A reset may go back: the server's store was restored from a backup older than the device.
         report.maxRevision = answer.reset ? answer.maxRevision : max(previous, answer.maxRevision)
@@ -57,56 +57,32 @@ struct SyncAnswerApplier {
         return (report, changed)
     }
 
-    /// An applied change set: server ids for created records (in rows, foreign keys and queued
-    /// change sets), the new revision as the base of queued changes to the same records. The
-    /// queue is rewritten in one pass, whatever the number of records.
-    private func applyAccepted(_ outcome: SyncChangeSet, sent: SyncChangeSet, outbox: inout [SyncChangeSet], changed: inout [SyncRecordKey]) throws {
+    /// An applied change set: server ids for created records (in rows and foreign keys; the
+    /// queued change sets read them through the renames), and the new revision as the base of
+    /// queued changes to the same records (through the rebases).
+    private func applyAccepted(_ outcome: SyncChangeSet, sent: SyncChangeSet, changed: inout [SyncRecordKey]) throws {
         let revision = outcome.revision ?? 0
         let bases = Dictionary(sent.entries.map { (key($0.record), $0.record.revision) }, uniquingKeysWith: { first, _ in first })
-        var serverIDs: [SyncRecordKey: Int64] = [:]
-        var rebases: [SyncRecordKey: Int64] = [:]
         for entry in outcome.entries {
             let serverKey = key(entry.record)
             let sentKey = SyncRecordKey(type: serverKey.type, id: entry.oldID ?? serverKey.id)
             if entry.oldID != nil {
                 try tables.rename(sentKey, to: serverKey.id, in: db)
-                serverIDs[sentKey] = serverKey.id
+                try tables.recordRename(sentKey, to: serverKey.id, in: db)
             }
-            rebases[serverKey] = bases[sentKey] ?? 0
+            try tables.recordRebase(of: serverKey, from: bases[sentKey] ?? 0, to: revision, in: db)
         }
-        outbox = outbox.map { rewrite($0, serverIDs: serverIDs, rebases: rebases, to: revision) }
-        let pending = Set(outbox.flatMap { $0.entries.map { key($0.record) } })
         for entry in outcome.entries {
             let serverKey = key(entry.record)
             if entry.operation == .delete {
-                if !pending.contains(serverKey) { try tables.delete(serverKey, in: db) }
-            } else if pending.contains(serverKey) {
+                if try !tables.isQueued(serverKey, in: db) { try tables.delete(serverKey, in: db) }
+            } else if try tables.isQueued(serverKey, in: db) {
                 try tables.setRevision(revision, of: serverKey, in: db)
             } else {
                 try tables.save(entry.record, in: db)
             }
             changed.append(serverKey)
         }
-    }
-
-    /// `changeSet` with temporary ids replaced by the server's (`serverIDs`), in its entries and
-    /// in the foreign keys of its attributes; and with changes to a record of `rebases` that were
-    /// based on the revision given there now based on `revision`: this device's own change moved
-    /// the record there.
-    private func rewrite(_ changeSet: SyncChangeSet, serverIDs: [SyncRecordKey: Int64], rebases: [SyncRecordKey: Int64], to revision: Int64) -> SyncChangeSet {
-        var changeSet = changeSet
-        for index in changeSet.entries.indices {
-            var record = changeSet.entries[index].record
-            if let id = serverIDs[key(record)] { record.id = id }
-            for attribute in tables.schema.type(named: record.type)?.attributes ?? [] {
-                guard let target = attribute.referencedType, let old = record.attributes?[attribute.name]?.intValue, old < 0,
-                      let id = serverIDs[SyncRecordKey(type: target, id: old)] else { continue }
-                record.attributes?[attribute.name] = .int(id)
-            }
-            if rebases[key(record)] == record.revision { record.revision = revision }
-            changeSet.entries[index].record = record
-        }
-        return changeSet
     }
 
     private func key(_ record: SyncRecord) -> SyncRecordKey {

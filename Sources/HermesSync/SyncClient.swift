@@ -115,10 +115,10 @@ public final class SyncClient: Sendable {
             } catch {
                 throw SyncError(.invalidAnswer, "the server's answer could not be read: \(error.message)", underlying: error)
             }
-            let (round, changed, queued) = try await storage {
+            let (round, changed, anyQueued) = try await storage {
                 try await database.write { [tables] db in
                     let (round, changed) = try SyncAnswerApplier(db: db, tables: tables).apply(answer)
-                    return (round, changed, try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM hermes_sync_outbox")!)
+                    return (round, changed, try tables.hasQueued(in: db))
                 }
             }
             report.exchanges += 1
@@ -130,7 +130,7 @@ public final class SyncClient: Sendable {
             if round.reset { continuation.yield(.reset) }
             for conflict in round.conflicts { continuation.yield(.conflict(conflict)) }
             if !changed.isEmpty { continuation.yield(.changed(changed)) }
-            if !answer.hasMore && (queued == 0 || request.changeSets.isEmpty) { break }
+            if !answer.hasMore && (!anyQueued || request.changeSets.isEmpty) { break }
         }
         return report
     }

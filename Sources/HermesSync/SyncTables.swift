@@ -2,7 +2,8 @@ import GRDB
 import HermesWire
 
 /// The local tables of a device: one per schema type (`id`, `revision`, one column per
-/// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)`, and
+/// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)` with
+/// the records each one touches `hermes_sync_outbox_keys(sequence, type, id, reference)`, and
 /// `hermes_sync_state(client_id, max_revision, cursor, next_temporary_id, next_sequence)`.
 ///
 /// Every function runs inside the caller's transaction.
@@ -18,8 +19,8 @@ struct SyncTables {
 
     /// Creates the tables that are missing.
     func create(in db: Database, clientID: String) throws {
+        try createOutbox(in: db)
         try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS hermes_sync_outbox(sequence INTEGER PRIMARY KEY, change_set TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS hermes_sync_state(
                 id INTEGER PRIMARY KEY CHECK (id = 1), client_id TEXT NOT NULL, max_revision INTEGER NOT NULL,
                 cursor TEXT, next_temporary_id INTEGER NOT NULL, next_sequence INTEGER NOT NULL);
@@ -108,26 +109,7 @@ struct SyncTables {
         }
     }
 
-    // MARK: Outbox and state
-
-    /// The queued change sets, oldest first (at most `limit`).
-    func outbox(in db: Database, limit: Int = .max) throws -> [SyncChangeSet] {
-        try String.fetchAll(db, sql: "SELECT change_set FROM hermes_sync_outbox ORDER BY sequence LIMIT ?", arguments: [limit]).map {
-            try SyncChangeSet(json: JSONValue(parsing: Array($0.utf8)))
-        }
-    }
-
-    func enqueue(_ changeSet: SyncChangeSet, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT OR REPLACE INTO hermes_sync_outbox(sequence, change_set) VALUES (?, ?)",
-            arguments: [changeSet.sequence, try changeSet.jsonString()]
-        )
-    }
-
-    func replaceOutbox(with changeSets: [SyncChangeSet], in db: Database) throws {
-        try db.execute(sql: "DELETE FROM hermes_sync_outbox")
-        for changeSet in changeSets { try enqueue(changeSet, in: db) }
-    }
+    // MARK: State
 
     func state(in db: Database) throws -> Row {
         try Row.fetchOne(db, sql: "SELECT * FROM hermes_sync_state WHERE id = 1")!

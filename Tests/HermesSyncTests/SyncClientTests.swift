@@ -279,6 +279,40 @@ struct SyncClientTests {
         #expect(server.first { $0.type == "teams" }?.attributes?["name"] == "Navy")
         #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
     }
+
+    @Test func queuedChangeSetsAreSentWithServerIDsAndMovedBasesWithoutBeingRewritten() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, _) = try fixture.device("ipad-1")
+        // Given a team created offline, edited twice, and a player on it, each its own change set
+        let team = try ipad.write { try $0.create("teams", ["name": "Blue"]) }
+        try ipad.write { try $0.update("teams", id: team, ["name": "Navy"]) }
+        try ipad.write { try $0.update("teams", id: team, ["name": "Teal"]) }
+        try ipad.write { try $0.create("players", ["name": "Ada", "team_id": .int(team)]) }
+        let queue = { try ipad.database.read { try Row.fetchAll($0, sql: "SELECT sequence, change_set FROM hermes_sync_outbox ORDER BY sequence") } }
+        let written = try queue()
+
+        // When one exchange sends the create (the edits wait for its server id and revision)
+        let first = try await ipad.sync(maximumExchanges: 1)
+
+        // Then the change sets still queued are stored as they were written
+        #expect(first.applied == [1])
+        #expect(try queue() == Array(written.dropFirst()))
+
+        // And when the rest are sent, each applies on top of the one before: no conflict, the
+        // last name and the server's id in the player's foreign key
+        let rest = try await ipad.sync()
+        #expect(rest.applied == [2, 3, 4] && rest.conflicts.isEmpty)
+        let server = try await fixture.storage.liveRecords()
+        let serverTeam = try #require(server.first { $0.type == "teams" })
+        #expect(serverTeam.attributes?["name"] == "Teal")
+        #expect(server.first { $0.type == "players" }?.attributes?["team_id"] == .int(serverTeam.id))
+        #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
+        // And with nothing queued, nothing is kept to read the queue through
+        let kept = try await ipad.database.read { db in
+            try ["hermes_sync_outbox_keys", "hermes_sync_renames", "hermes_sync_rebases"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)")! }
+        }
+        #expect(kept == [0, 0, 0])
+    }
 }
 
 extension SyncClientTests {

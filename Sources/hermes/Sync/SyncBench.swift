@@ -4,10 +4,11 @@ import HermesCollector
 import HermesSync
 import HermesWire
 
-/// `hermes sync bench`: a new device catching up on 100,000 records over loopback HTTP; the
-/// latency of one push while 50 devices push at a realistic rate (open loop); and the same
-/// devices pushing back to back (closed loop), for the throughput at saturation. Each figure is
-/// the median of `runs` runs, each run on fresh stores.
+/// `hermes sync bench`: a new device catching up on 100,000 records over loopback HTTP; a device
+/// sending the 1,000 change sets it queued offline; the latency of one push while 50 devices
+/// push at a realistic rate (open loop); and the same devices pushing back to back (closed loop),
+/// for the throughput at saturation. Each figure is the median of `runs` runs, each run on fresh
+/// stores.
 struct SyncBench {
     static let appKey = "sync-bench"
 
@@ -19,6 +20,8 @@ struct SyncBench {
     let interval: Duration
     let runs: Int
     let seed: UInt64
+    /// Change sets the offline device queues.
+    var offlineChangeSets = 1_000
 
     /// The latencies of a push phase.
     private struct Pushes {
@@ -33,16 +36,22 @@ struct SyncBench {
 
     func run() async throws -> BenchReport {
         var catchUps: [Double] = []
+        var drains: [Double] = []
         var openLoops: [Pushes] = []
         var saturated: [Pushes] = []
         for run in 0..<runs {
             catchUps.append(try await withServer(catchUp))
+            drains.append(try await withServer(drainOfflineQueue))
             openLoops.append(try await withServer { try await openLoop($0, seed: seed &+ UInt64(run)) })
             saturated.append(try await withServer(closedLoop))
         }
         let rate = Double(devices) / interval.seconds
         var report = BenchReport()
         report.add("catch_up_100k_s", median(catchUps), "a new device receives 100,000 records (s, goal ≤ 5; median of \(runs) runs)")
+        report.add(
+            "offline_queue_s", median(drains),
+            "a device sends the \(offlineChangeSets) change sets it queued offline (\(Self.offlineRecords) notes created, then edited in turn) (s)"
+        )
         report.add("push_p50_ms", median(openLoops.map(\.p50)), "one 10-record push, \(devices) devices pushing \(Self.format(rate)) change sets/s in all (ms)")
         report.add("push_p99_ms", median(openLoops.map(\.p99)), "  p99 (ms, goal ≤ 25)")
         report.add("push_received_records", median(openLoops.map { Double($0.received) / Double($0.latencies.count) }), "  records each push receives from the other devices")
@@ -95,6 +104,30 @@ struct SyncBench {
         let elapsed = try await ContinuousClock().measure { _ = try await reader.sync() }
         guard try reader.records("notes").count == records else { throw RunFailure("the new device did not receive every record") }
         return elapsed.seconds * 100_000 / Double(records)
+    }
+
+    static let offlineRecords = 10
+
+    /// One device works offline: it creates `offlineRecords` notes, then edits them in turn, one
+    /// change set each, up to `offlineChangeSets` change sets; then it syncs. A change to a record
+    /// waits for the answer to the change before it (its server id and revision), so the queue
+    /// goes out in about `offlineChangeSets / offlineRecords` exchanges.
+    /// - Returns: the seconds until the queue is empty.
+    private func drainOfflineQueue(_ device: (String, Int) throws -> SyncClient) async throws -> Double {
+        let client = try device("offline", 100)
+        var notes: [Int64] = []
+        for index in 0..<offlineChangeSets {
+            try client.write { changes in
+                if index < Self.offlineRecords {
+                    notes.append(try changes.create("notes", ["label": .string("note \(index)"), "score": .int(0)]))
+                } else {
+                    try changes.update("notes", id: notes[index % Self.offlineRecords], ["score": .int(Int64(index))])
+                }
+            }
+        }
+        let elapsed = try await ContinuousClock().measure { _ = try await client.sync() }
+        guard try client.queuedChangeSets() == 0 else { throw RunFailure("the device did not send its queue") }
+        return elapsed.seconds
     }
 
     /// Open loop: each device pushes a 10-record change set `pushes` times, at seeded random
