@@ -70,13 +70,11 @@ struct SyncAnswerApplier {
                 try tables.rename(sentKey, to: serverKey.id, in: db)
                 try tables.recordRename(sentKey, to: serverKey.id, in: db)
             }
-            try tables.recordRebase(of: serverKey, from: bases[sentKey] ?? 0, to: revision, in: db)
-        }
-        for entry in outcome.entries {
-            let serverKey = key(entry.record)
+            let queued = try tables.isQueued(serverKey, in: db)
+            if queued { try tables.recordRebase(of: serverKey, from: bases[sentKey] ?? 0, to: revision, in: db) }
             if entry.operation == .delete {
-                if try !tables.isQueued(serverKey, in: db) { try tables.delete(serverKey, in: db) }
-            } else if try tables.isQueued(serverKey, in: db) {
+                if !queued { try tables.delete(serverKey, in: db) }
+            } else if queued {
                 try tables.setRevision(revision, of: serverKey, in: db)
             } else {
                 try tables.save(entry.record, in: db)

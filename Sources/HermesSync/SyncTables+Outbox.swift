@@ -79,16 +79,19 @@ extension SyncTables {
 
     // MARK: Renames and rebases
 
-    /// The record created here as `key` has the server's `id`, in the queued change sets too.
+    /// The record created here as `key` has the server's `id`, in the queued change sets too
+    /// (kept only when a queued change set touches it).
     func recordRename(_ key: SyncRecordKey, to id: Int64, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO hermes_sync_renames(type, temporary_id, id) VALUES (?, ?, ?)")
-            .execute(arguments: [key.type, key.id, id])
         try db.cachedStatement(sql: "UPDATE hermes_sync_outbox_keys SET id = ? WHERE type = ? AND id = ?")
             .execute(arguments: [id, key.type, key.id])
+        guard db.changesCount > 0 else { return }
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO hermes_sync_renames(type, temporary_id, id) VALUES (?, ?, ?)")
+            .execute(arguments: [key.type, key.id, id])
     }
 
     /// This device's change based on `base` moved the record to `revision`: queued changes to
     /// it based on `base` (or on a revision already moved to `base`) are now based on `revision`.
+    /// (Needed only while a queued change set changes the record.)
     func recordRebase(of key: SyncRecordKey, from base: Int64, to revision: Int64, in db: Database) throws {
         try db.cachedStatement(sql: "UPDATE hermes_sync_rebases SET revision = ? WHERE type = ? AND id = ? AND revision = ?")
             .execute(arguments: [revision, key.type, key.id, base])
