@@ -142,8 +142,7 @@ public final class SyncClient: Sendable {
         var touched = Set<SyncRecordKey>()
         var changeSets: [SyncChangeSet] = []
         for changeSet in try tables.outbox(in: db, limit: maximumChangeSets) {
-            let keys = changeSet.entries.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) }
-                + changeSet.entries.flatMap { schema.references(of: $0.record).filter { $0.id < 0 } }
+            let keys = tables.touchedKeys(of: changeSet).map(\.key)
             let own = Set(changeSet.entries.filter { $0.operation == .create }.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) })
             if keys.contains(where: { touched.contains($0) && !own.contains($0) }) { break }
             touched.formUnion(keys)

@@ -10,7 +10,7 @@ import HermesWire
 /// - `hermes_sync_rebases(type, id, base, revision)`: a queued change to a record based on
 ///   `base` is now based on `revision`, which this device's own change moved the record to.
 ///
-/// A queued change set is read through the renames and rebases (``resolved(_:in:)``), so an
+/// A queued change set is read through the renames and rebases (`resolved(_:in:)`), so an
 /// answer never rewrites the queue: a device that queued thousands of change sets offline does
 /// work in proportion to the answer, not to the queue.
 extension SyncTables {
@@ -31,13 +31,13 @@ extension SyncTables {
     /// The queued change sets, oldest first (at most `limit`), resolved.
     func outbox(in db: Database, limit: Int = .max) throws -> [SyncChangeSet] {
         try String.fetchAll(db.cachedStatement(sql: "SELECT change_set FROM hermes_sync_outbox ORDER BY sequence LIMIT ?"), arguments: [limit])
-            .map { try resolved(SyncChangeSet(json: JSONValue(parsing: Array($0.utf8))), in: db) }
+            .map { try resolved($0, in: db) }
     }
 
     /// The queued change set `sequence`, resolved, or `nil` when it is not queued (any more).
     func queued(_ sequence: Int64, in db: Database) throws -> SyncChangeSet? {
         try String.fetchOne(db.cachedStatement(sql: "SELECT change_set FROM hermes_sync_outbox WHERE sequence = ?"), arguments: [sequence])
-            .map { try resolved(SyncChangeSet(json: JSONValue(parsing: Array($0.utf8))), in: db) }
+            .map { try resolved($0, in: db) }
     }
 
     /// Whether a queued change set changes the record.
@@ -63,12 +63,16 @@ extension SyncTables {
         try db.cachedStatement(sql: "INSERT INTO hermes_sync_outbox(sequence, change_set) VALUES (?, ?)")
             .execute(arguments: [changeSet.sequence, try changeSet.jsonString()])
         let insert = try db.cachedStatement(sql: "INSERT INTO hermes_sync_outbox_keys(sequence, type, id, reference) VALUES (?, ?, ?, ?)")
-        for entry in changeSet.entries {
-            try insert.execute(arguments: [changeSet.sequence, entry.record.type, entry.record.id, 0])
-            for target in schema.references(of: entry.record) where target.id < 0 {
-                try insert.execute(arguments: [changeSet.sequence, target.type, target.id, 1])
-            }
+        for (key, isReference) in touchedKeys(of: changeSet) {
+            try insert.execute(arguments: [changeSet.sequence, key.type, key.id, isReference])
         }
+    }
+
+    /// The records `changeSet` changes, then those it refers to by temporary id (records created
+    /// here that have no server id yet).
+    func touchedKeys(of changeSet: SyncChangeSet) -> [(key: SyncRecordKey, isReference: Bool)] {
+        changeSet.entries.map { (SyncRecordKey(type: $0.record.type, id: $0.record.id), false) }
+            + changeSet.entries.flatMap { schema.references(of: $0.record).filter { $0.id < 0 }.map { ($0, true) } }
     }
 
     /// Removes change set `sequence` from the queue.
@@ -109,15 +113,16 @@ extension SyncTables {
             """)
     }
 
-    /// `changeSet` as it is sent now: server ids for temporary ones (in its entries and in the
-    /// foreign keys of their attributes), and each change's base moved by the rebases.
-    private func resolved(_ changeSet: SyncChangeSet, in db: Database) throws -> SyncChangeSet {
+    /// The stored change set `text` as it is sent now: server ids for temporary ones (in its
+    /// entries and in the foreign keys of their attributes), and each change's base moved by the
+    /// rebases.
+    private func resolved(_ text: String, in db: Database) throws -> SyncChangeSet {
         let rename = try db.cachedStatement(sql: "SELECT id FROM hermes_sync_renames WHERE type = ? AND temporary_id = ?")
         let rebase = try db.cachedStatement(sql: "SELECT revision FROM hermes_sync_rebases WHERE type = ? AND id = ? AND base = ?")
         func serverID(_ type: String, _ id: Int64) throws -> Int64 {
             id < 0 ? try Int64.fetchOne(rename, arguments: [type, id]) ?? id : id
         }
-        var changeSet = changeSet
+        var changeSet = try SyncChangeSet(json: JSONValue(parsing: Array(text.utf8)))
         for index in changeSet.entries.indices {
             var record = changeSet.entries[index].record
             record.id = try serverID(record.type, record.id)

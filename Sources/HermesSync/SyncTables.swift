@@ -2,8 +2,8 @@ import GRDB
 import HermesWire
 
 /// The local tables of a device: one per schema type (`id`, `revision`, one column per
-/// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)` with
-/// the records each one touches `hermes_sync_outbox_keys(sequence, type, id, reference)`, and
+/// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)` and
+/// the tables it is read through (`SyncTables+Outbox`), and
 /// `hermes_sync_state(client_id, max_revision, cursor, next_temporary_id, next_sequence)`.
 ///
 /// Every function runs inside the caller's transaction.
