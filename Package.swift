@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HermesWire", targets: ["HermesWire"]),
+        .library(name: "HermesTransport", targets: ["HermesTransport"]),
         .library(name: "Hermes", targets: ["Hermes"]),
         .library(name: "HermesLogging", targets: ["HermesLogging"]),
         .library(name: "HermesTestKit", targets: ["HermesTestKit"]),
@@ -56,11 +57,14 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // HTTP for the SDK and record sync: `Transport`, plain sockets on Linux, URLSession. No NIO.
+        .target(name: "HermesTransport"),
         // The SDK: no NIO, no Hummingbird.
         .target(
             name: "Hermes",
             dependencies: [
                 "HermesWire",
+                "HermesTransport",
                 "CHermesJournal",
                 "CHermesCrash",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -86,6 +90,7 @@ let package = Package(
             name: "HermesTestKit",
             dependencies: [
                 "Hermes",
+                "HermesTransport",
                 "HermesWire",
             ]
         ),
@@ -94,8 +99,8 @@ let package = Package(
             name: "HermesSync",
             dependencies: [
                 "HermesWire",
-                // The SDK's HTTP transports (`PlatformTransport`); the SDK pulls in no NIO.
-                "Hermes",
+                // `PlatformTransport` for /v1/sync; no NIO.
+                "HermesTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -129,19 +134,34 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
-        // What the benchmarks and burst harnesses share: the workload, resident memory.
+        // The laboratory: benchmarks, tortures and their support, for `hermes bench|torture|sync`
+        // and the harness tests. Not a product.
         .target(
-            name: "HermesBenchKit",
+            name: "HermesHarness",
             dependencies: [
                 "Hermes",
+                "HermesTransport",
                 "HermesWire",
+                "HermesCollector",
+                "HermesCollectorPostgres",
+                "HermesLogging",
+                "HermesSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                // The fault proxy of `hermes torture faults` (the SDK itself stays free of NIO).
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // The round-robin front of `hermes bench collector`.
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // The raw insert ceiling of `hermes bench collector` on PostgreSQL.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // An app-sized process (only the SDK linked) for the memory figure of `hermes bench store`.
         .executableTarget(
             name: "hermes-burst-probe",
-            dependencies: ["Hermes", "HermesBenchKit"],
+            dependencies: ["Hermes", "HermesHarness"],
             path: "Sources/HermesBurstProbe"
         ),
         // An app that really crashes (four ways) after installing crash capture: the crash tests'
@@ -154,32 +174,24 @@ let package = Package(
         .executableTarget(
             name: "hermes",
             dependencies: [
-                "HermesBenchKit",
+                "HermesHarness",
                 // Built with `hermes` so that `swift run hermes bench store` finds it beside it.
                 "hermes-burst-probe",
                 "hermes-crash-probe",
                 "HermesWire",
                 "Hermes",
+                "HermesTransport",
                 "HermesCollector",
                 "HermesCollectorPostgres",
                 "HermesLogging",
                 "HermesSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                // The fault proxy of `hermes torture faults` (the SDK itself stays free of NIO).
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
                 // `collector serve` settings layered from flags, the environment and a file.
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 // `hermes keys generate` (HPKE public keys).
                 .product(name: "Crypto", package: "swift-crypto"),
-                // The round-robin front of `hermes bench collector`.
-                .product(name: "NIOPosix", package: "swift-nio"),
-                // The raw insert ceiling of `hermes bench collector` on PostgreSQL.
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
@@ -194,6 +206,7 @@ let package = Package(
             name: "HermesTests",
             dependencies: [
                 "Hermes",
+                "HermesTransport",
                 "HermesTestKit",
                 "HermesWire",
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -210,11 +223,23 @@ let package = Package(
             name: "HermesEndToEndTests",
             dependencies: [
                 "hermes",
+                "HermesHarness",
                 "Hermes",
                 "HermesCollector",
                 "HermesTestKit",
                 "HermesWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "HermesHarnessTests",
+            dependencies: [
+                "HermesHarness",
+                "Hermes",
+                "HermesCollector",
+                "HermesTestKit",
+                "HermesWire",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

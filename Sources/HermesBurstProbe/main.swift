@@ -7,7 +7,7 @@
 // acknowledged) and `rtt <p50 ms> <p99 ms>` (one upload's round trip).
 import Foundation
 import Hermes
-import HermesBenchKit
+import HermesHarness
 
 func option(_ name: String) -> String? {
     let arguments = CommandLine.arguments

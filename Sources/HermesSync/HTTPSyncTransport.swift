@@ -1,5 +1,5 @@
 public import Foundation
-public import Hermes
+public import HermesTransport
 import HermesWire
 
 /// Sends sync requests to a collector's `POST /v1/sync` over a Hermes ``Hermes/Transport``.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 
 /// The `hermes` command line: thin commands over the Hermes libraries.
 @main

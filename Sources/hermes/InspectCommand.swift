@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import Hermes
 

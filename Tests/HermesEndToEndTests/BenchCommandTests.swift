@@ -16,12 +16,4 @@ struct BenchCommandTests {
         #expect(bench.suite == .retention)
         #expect(bench.rows == 1_000)
     }
-
-    @Test func theBurstProcessMemoryLineIsReadWithAnUnknownStart() {
-        let known = StoreBenchmark.memory(in: ["noise", "rss 20971520 41943040"])
-        #expect(known?.start == 20_971_520)
-        #expect(known?.peak == 41_943_040)
-        #expect(StoreBenchmark.memory(in: ["rss -1 41943040"])?.start == nil)
-        #expect(StoreBenchmark.memory(in: ["rss 1"]) == nil)
-    }
 }

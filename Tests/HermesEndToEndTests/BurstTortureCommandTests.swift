@@ -29,11 +29,6 @@ struct BurstTortureCommandTests {
         }
     }
 
-    @Test func theRecoveryChildReportsTornRecordsOnALineOfItsOwn() {
-        #expect(BurstChildCommand.torn(in: ["ignored", "torn 3"]) == 3)
-        #expect(BurstChildCommand.torn(in: ["torn", "torn x"]) == 0)
-    }
-
     @Test func aBurstChildNeedsASendMapUnlessItRecovers() throws {
         let app = ["--collector", "http://127.0.0.1:1", "--key", String(repeating: "00", count: 16), "--storage", "/tmp/app"]
         do {

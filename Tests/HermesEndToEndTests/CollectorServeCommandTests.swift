@@ -106,13 +106,6 @@ struct CollectorServeCommandTests {
         }
     }
 
-    @Test func storageIsAPostgresURLOrASQLiteFile() {
-        #expect(StorageLocation("postgres://u@h:5432/d") == .postgres(url: "postgres://u@h:5432/d"))
-        #expect(StorageLocation("postgresql://h/d") == .postgres(url: "postgresql://h/d"))
-        #expect(StorageLocation("sqlite:/var/lib/c.sqlite") == .sqlite(path: "/var/lib/c.sqlite"))
-        #expect(StorageLocation("collector.sqlite") == .sqlite(path: "collector.sqlite"))
-    }
-
     @Test func benchCollectorRefusesSeveralInstancesOnOneSQLiteFile() {
         #expect {
             _ = try HermesCommand.parseAsRoot(["bench", "collector", "--instances", "2"])
@@ -184,5 +177,14 @@ struct CollectorServeCommandTests {
                 HermesCommand.message(for: error) == "--sync-schema: players.team_id refers to teams, not a type of the schema"
             }
         }
+    }
+
+    @Test func serveTakesALogLevelAndJSON() throws {
+        let serve = try #require(try HermesCommand.parseAsRoot([
+            "collector", "serve", "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
+            "--aes-key", "1:000102030405060708090a0b0c0d0e0f", "--log-level", "debug", "--log-json",
+        ]) as? CollectorServeCommand)
+        #expect(serve.logLevel == .debug)
+        #expect(serve.logJSON)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 @testable import hermes
+import HermesHarness
 import HermesWire
 import Testing
 
@@ -29,7 +30,7 @@ struct KeysGenerateCommandTests {
     @Test(arguments: [["--hpke"], ["--aes-gcm"], ["--v1"]])
     func everyKindParsesAndPrintsWhatServeAccepts(flag: [String]) throws {
         let command = try #require(try HermesCommand.parseAsRoot(["keys", "generate"] + flag) as? KeysGenerateCommand)
-        let text = KeysGenerateCommand.text(command.kind, keyID: command.keyID, random: KeysGenerateCommand.randomBytes)
+        let text = KeysGenerateCommand.text(command.kind, keyID: command.keyID, random: Hex.randomBytes)
         let options = try #require(text.split(separator: "\n").first { $0.hasPrefix("collector:") })
             .dropFirst("collector:".count).split(separator: " ").map(String.init)
         let serve = try #require(try HermesCommand.parseAsRoot(

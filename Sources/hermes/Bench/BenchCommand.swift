@@ -1,4 +1,6 @@
 import ArgumentParser
+import HermesHarness
+import HermesCollector
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
@@ -50,13 +52,6 @@ struct BenchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
-    /// One suite's figures, or an object with a key per suite.
-    static func json(_ reports: [(Suite, BenchReport)]) -> JSONValue {
-        reports.count == 1
-            ? reports[0].1.json
-            : .object(Dictionary(uniqueKeysWithValues: reports.map { ($0.0.rawValue, $0.1.json) }))
-    }
-
     func validate() throws {
         if suite == .retention {
             guard postgresURL != nil else { throw ValidationError("retention drops PostgreSQL day partitions: give --storage postgres://….") }
@@ -73,10 +68,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     /// The server of `--storage`, or `nil` for SQLite.
-    private var postgresURL: String? {
-        if case .postgres(let url) = StorageLocation(storage) { return url }
-        return nil
-    }
+    private var postgresURL: String? { StorageLocation(storage).postgresURL }
 
     func run() async throws {
         var reports: [(Suite, BenchReport)] = []
@@ -99,12 +91,13 @@ struct BenchCommand: AsyncParsableCommand {
             }
             reports.append((suite, report))
         }
+        let named = reports.map { (suite: $0.0.rawValue, report: $0.1) }
         if json {
-            print(try Self.json(reports).jsonString())
-        } else if reports.count == 1 {
-            print(reports[0].1.table(title: reports[0].0.rawValue))
+            print(try BenchReport.json(named).jsonString())
+        } else if named.count == 1 {
+            print(named[0].report.table(title: named[0].suite))
         } else {
-            print(BenchReport.table(reports.map { ($0.0.rawValue, $0.1) }))
+            print(BenchReport.table(named))
         }
     }
 }

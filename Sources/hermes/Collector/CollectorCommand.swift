@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 
 /// `hermes collector …`: run the Hermes collector server.
 struct CollectorCommand: AsyncParsableCommand {

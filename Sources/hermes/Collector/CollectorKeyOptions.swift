@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import HermesWire
 
 /// The decryption keys of `hermes collector serve`, turned into a `Keyring`.

@@ -1,6 +1,8 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import HermesCollector
+import HermesCollectorPostgres
 import HermesWire
 import Logging
 

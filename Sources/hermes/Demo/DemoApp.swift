@@ -1,3 +1,4 @@
+import HermesHarness
 import Foundation
 import Hermes
 import HermesWire

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import Hermes
 import HermesCollector
@@ -69,8 +70,8 @@ struct DemoCommand: AsyncParsableCommand {
     func report(say: (String) -> Void) async throws -> DemoReport {
         var logger = Logger(label: "hermes.demo")
         logger.logLevel = .warning
-        let keyBytes = key.flatMap(Hex.bytes) ?? Self.randomBytes(16)
-        let ivBytes = iv.flatMap(Hex.bytes) ?? Self.randomBytes(16)
+        let keyBytes = key.flatMap(Hex.bytes) ?? Hex.randomBytes(16)
+        let ivBytes = iv.flatMap(Hex.bytes) ?? Hex.randomBytes(16)
         let format: WireFormat
         let cipher: any PacketCipher
         switch wire {
@@ -96,7 +97,7 @@ struct DemoCommand: AsyncParsableCommand {
             let storage = try SQLiteCollectorStorage(path: workDirectory.appendingPathComponent("collector.sqlite").path)
             let running = try await CollectorServer.start(
                 configuration: CollectorConfiguration(
-                    port: 0, appKeys: [appKey], adminToken: Hex.string(Self.randomBytes(16)),
+                    port: 0, appKeys: [appKey], adminToken: Hex.string(Hex.randomBytes(16)),
                     keyring: Keyring([cipher]), initialConfiguration: DemoScenario.configuration
                 ),
                 storage: storage, logger: logger
@@ -141,10 +142,5 @@ struct DemoCommand: AsyncParsableCommand {
         try? await server?.shutdown()
         report.add(crash: crash.signal, captured: crash.captured, checked: embedded != nil)
         return report
-    }
-
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
     }
 }

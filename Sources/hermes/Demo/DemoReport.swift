@@ -1,3 +1,4 @@
+import HermesHarness
 import Foundation
 
 /// The final table of `hermes demo`: per namespace and type, what the app sent and what the

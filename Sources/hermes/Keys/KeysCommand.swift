@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 
 /// `hermes keys`: key material for the collector and the apps.
 struct KeysCommand: ParsableCommand {

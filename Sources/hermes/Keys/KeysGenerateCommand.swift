@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Crypto
 
 /// `hermes keys generate --hpke | --aes-gcm | --v1`: new random key material, printed with the
@@ -34,7 +35,7 @@ struct KeysGenerateCommand: ParsableCommand {
     var keyID: UInt32 = 1
 
     func run() {
-        print(Self.text(kind, keyID: keyID, random: Self.randomBytes))
+        print(Self.text(kind, keyID: keyID, random: Hex.randomBytes))
     }
 
     /// What `generate` prints for `kind`, with key bytes from `random`.
@@ -73,11 +74,5 @@ struct KeysGenerateCommand: ParsableCommand {
     /// `bytes` as a Swift array literal an app can paste.
     static func swiftBytes(_ bytes: [UInt8]) -> String {
         "[" + bytes.map { "0x" + Hex.string([$0]) }.joined(separator: ", ") + "]"
-    }
-
-    /// `count` bytes from the system's secure random source.
-    static func randomBytes(_ count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }

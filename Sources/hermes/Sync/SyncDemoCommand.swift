@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import HermesCollector
 import HermesSync
 import HermesWire

@@ -1,4 +1,6 @@
 import ArgumentParser
+import HermesCollector
+import HermesHarness
 import Foundation
 
 /// `hermes sync torture --devices N --seconds S [--seed N] [--json]`.
@@ -49,13 +51,7 @@ struct SyncTortureCommand: AsyncParsableCommand {
             let outcome = try await SyncTorture(
                 devices: devices, seconds: seconds, seed: seed, processes: processes, executable: executable, postgresServer: storage
             ).run()
-            var report = BenchReport()
-            report.add("devices", Double(outcome.devices), "devices (\(processes) as processes, killed \(outcome.kills) times; \(outcome.droppedAnswers) answers lost)")
-            report.add("changes", Double(outcome.changes), "change sets the devices saved")
-            report.add("conflicts", Double(outcome.conflicts), "change sets refused (must be at least 1)")
-            report.add("diverged", Double(outcome.diverged), "devices whose rows differ from the server's (must be 0)")
-            report.add("lost", Double(outcome.lost), "saved change sets without an outcome (must be 0)")
-            report.add("duplicates", Double(outcome.duplicates), "records created twice (must be 0)")
+            let report = outcome.report(processes: processes)
             if outcome.regressions > 0 {
                 FileHandle.standardError.write(Data("a device's revision went backwards \(outcome.regressions) times\n".utf8))
             }

@@ -1,25 +1,13 @@
 import ArgumentParser
-import Foundation
-import Hermes
-import HermesBenchKit
+import HermesHarness
 
-/// `hermes torture burst-child`: the app that `hermes torture burst` kills. It sends its
-/// records as fast as it can on one thread, marks in a ``SendMap`` what each `send` returned,
-/// announces `reached` after `--announce-after` sends and `sent` after the last one, then
-/// waits to be killed. With `--recover` it sends nothing: it starts a client on the same
-/// store (which recovers what the killed app left), uploads everything, and prints the
-/// records the client counted as torn.
+/// `hermes torture burst-child`: the app that `hermes torture burst` kills (``BurstChild``).
 struct BurstChildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "burst-child",
         abstract: "The app process that 'hermes torture burst' kills (internal).",
         shouldDisplay: false
     )
-
-    /// The lines the child prints for the parent to kill it on.
-    enum Announcement: String {
-        case reached, sent
-    }
 
     @OptionGroup var app: TortureAppOptions
 
@@ -44,39 +32,11 @@ struct BurstChildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = try app.client(document: BurstTorture.document)
-        client.start()
+        let child = BurstChild(app: app.app)
         if recover {
-            // Whatever recovery handed the writer is in the store before the store is read.
-            try await client.flush()
-            let emptied = try await TortureScenario.drain(client, storage: app.storageURL)
-            let torn = client.diagnostics().losses.values.reduce(0) { $0 + ($1[.torn] ?? 0) }
-            print("\(LossReason.torn.name) \(torn)")
-            guard emptied else { throw ExitCode(1) }
+            guard try await child.recover() else { throw ExitCode(1) }
             return
         }
-        try await onThread { [marks, first, records, announceAfter] in
-            let map = try SendMap(creatingAt: marks!, count: records)
-            for index in 0..<records {
-                let outcome = client.send(type: "appLag", meta: BenchWorkload.burstEvent(first + Int64(index)))
-                map.mark(index, outcome.isAccepted ? .accepted : .rejected)
-                if index + 1 == announceAfter { Self.announce(.reached) }
-            }
-        }
-        Self.announce(.sent)
-        try await Task.sleep(for: .seconds(600))
-        throw RunFailure("the burst child was not killed within 600 s of its last send")
-    }
-
-    /// The count in a recovery child's `torn <count>` line, 0 when there is none.
-    static func torn(in lines: [String]) -> Int {
-        lines.lazy.compactMap { line in
-            let words = line.split(separator: " ")
-            return words.count == 2 && words[0] == LossReason.torn.name ? Int(words[1]) : nil
-        }.first ?? 0
-    }
-
-    private static func announce(_ announcement: Announcement) {
-        FileHandle.standardOutput.write(Data("\(announcement.rawValue)\n".utf8))
+        try await child.burst(marks: marks!, first: first, records: records, announceAfter: announceAfter)
     }
 }

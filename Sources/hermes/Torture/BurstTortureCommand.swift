@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import HermesWire
 
@@ -34,18 +35,7 @@ struct BurstTortureCommand: AsyncParsableCommand {
         let executable = try ChildProcess.hermesExecutable()
         try await options.report("torture burst") { seed in
             let outcome = try await BurstTorture(records: records, runs: runs, seed: seed, executable: executable).run()
-            var report = BenchReport()
-            report.add("runs", Double(runs), "app processes killed")
-            report.add("accepted", Double(outcome.audit.accepted), "sends that returned accepted")
-            report.add("rejected", Double(outcome.rejected), "sends that returned a rejection")
-            report.add("stored", Double(outcome.audit.stored), "records stored at the collector")
-            report.add("lost", Double(outcome.audit.lostAccepted), "accepted records missing (must be 0)")
-            report.add("torn", Double(outcome.torn), "records the recovery found torn")
-            report.add("duplicates", Double(outcome.audit.duplicates), "extra copies stored (must be 0)")
-            for moment in ["after_burst", "mid_burst"] {
-                report.add("kills_\(moment)", Double(outcome.kills[moment] ?? 0), "kills \(moment.replacingOccurrences(of: "_", with: " "))")
-            }
-            return (report, outcome.audit.kept)
+            return (outcome.report(runs: runs), outcome.audit.kept)
         }
     }
 }

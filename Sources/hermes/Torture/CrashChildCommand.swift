@@ -1,21 +1,13 @@
 import ArgumentParser
-import Foundation
-import Hermes
+import HermesHarness
 
-/// `hermes torture crash-child`: the app that `hermes torture crash` kills. It sends numbered
-/// records in batches, writes each batch to the accepted log once `send` took it and to the
-/// confirmed log once `flush()` returned, uploads now and then, and announces each phase on
-/// standard output (`send`, `commit`, `upload`) so that the parent can kill it there.
+/// `hermes torture crash-child`: the app that `hermes torture crash` kills (``CrashChild``).
 struct CrashChildCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "crash-child",
         abstract: "The app process that 'hermes torture crash' kills (internal).",
         shouldDisplay: false
     )
-
-    enum Phase: String, CaseIterable {
-        case send, commit, upload
-    }
 
     @OptionGroup var app: TortureAppOptions
 
@@ -39,40 +31,11 @@ struct CrashChildCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let client = try app.client(document: TortureScenario.document)
-        client.start()
+        let child = CrashChild(app: app.app, logs: logs)
         if drain {
-            guard try await TortureScenario.drain(client, storage: app.storageURL) else { throw ExitCode(1) }
+            guard try await child.drain() else { throw ExitCode(1) }
             return
         }
-        let accepted = try RangeLog(path: Self.acceptedPath(logs))
-        let confirmed = try RangeLog(path: Self.confirmedPath(logs))
-        var next = first
-        var round = 0
-        while next < first + count {
-            let range = next...(min(next + batch, first + count) - 1)
-            announce(.send)
-            for n in range where !TortureScenario.send(n, with: client) {
-                throw ValidationError("record \(n) was rejected")
-            }
-            try accepted.append(range)
-            announce(.commit)
-            try await client.flush()
-            try confirmed.append(range)
-            round += 1
-            if round.isMultiple(of: 3) {
-                announce(.upload)
-                await client.upload()
-            }
-            next = range.upperBound + 1
-        }
-        await client.shutdown()
+        try await child.send(first: first, count: count, batch: batch)
     }
-
-    private func announce(_ phase: Phase) {
-        FileHandle.standardOutput.write(Data("\(phase.rawValue)\n".utf8))
-    }
-
-    static func acceptedPath(_ logs: String) -> String { logs + "/accepted.log" }
-    static func confirmedPath(_ logs: String) -> String { logs + "/confirmed.log" }
 }

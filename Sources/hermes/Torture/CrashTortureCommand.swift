@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import HermesWire
 
@@ -29,18 +30,7 @@ struct CrashTortureCommand: AsyncParsableCommand {
         let executable = try ChildProcess.hermesExecutable()
         try await options.report("torture crash") { seed in
             let outcome = try await CrashTorture(runs: runs, seed: seed, executable: executable).run()
-            var report = BenchReport()
-            report.add("runs", Double(runs), "app processes killed")
-            report.add("accepted", Double(outcome.audit.accepted), "records send accepted")
-            report.add("confirmed", Double(outcome.audit.confirmed), "records flush() confirmed")
-            report.add("stored", Double(outcome.audit.stored), "records stored at the collector")
-            report.add("lost_accepted", Double(outcome.audit.lostAccepted), "accepted records missing (must be 0)")
-            report.add("lost_confirmed", Double(outcome.audit.lostConfirmed), "  of which flush() had confirmed")
-            report.add("duplicates", Double(outcome.audit.duplicates), "extra copies stored (must be 0)")
-            for moment in ["send", "commit", "upload", "anytime"] {
-                report.add("kills_\(moment)", Double(outcome.kills[moment] ?? 0), "kills at \(moment)")
-            }
-            return (report, outcome.audit.kept)
+            return (outcome.report(runs: runs), outcome.audit.kept)
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import Foundation
 import HermesWire
 
@@ -34,20 +35,7 @@ struct FaultTortureCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.report("torture faults") { seed in
             let outcome = try await FaultTorture(records: records, rate: rate, seed: seed).run()
-            var report = BenchReport()
-            report.add("sent", Double(outcome.sent), "records sent")
-            report.add("stored", Double(outcome.audit.stored), "records stored at the collector")
-            report.add("poisoned", Double(outcome.poisoned), "records sent poisoned (the collector refuses them)")
-            report.add("rejected", Double(outcome.rejected), "records the client saw rejected and deleted (must equal poisoned)")
-            report.add("lost", Double(outcome.audit.lostAccepted), "good records missing (must be 0)")
-            report.add("duplicates", Double(outcome.audit.duplicates), "extra copies stored (must be 0)")
-            report.add("faults_injected", Double(outcome.faults.values.reduce(0, +)), "faults injected")
-            for fault in FaultPlan.Fault.allCases {
-                report.add("faults_\(fault.rawValue)", Double(outcome.faults[fault] ?? 0), "  \(fault.rawValue)")
-            }
-            report.add("left_in_store", Double(outcome.leftInStore), "rows left in the client's store (must be 0)")
-            report.add("max_in_flight_per_namespace", Double(outcome.maxInFlight), "most requests in flight in one namespace (must be 1)")
-            return (report, outcome.passed)
+            return (outcome.report(), outcome.passed)
         }
     }
 }

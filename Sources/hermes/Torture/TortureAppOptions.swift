@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
-import Hermes
-import HermesWire
+import HermesHarness
 
 /// The options of every torture child app: its collector, the collector's key, and the
 /// client's storage directory (the same for every run of a torture).
@@ -20,18 +19,8 @@ struct TortureAppOptions: ParsableArguments {
         guard Hex.bytes(key)?.count == 16 else { throw ValidationError("--key must be 16 bytes in hex") }
     }
 
-    /// The arguments that give a child app these options.
-    static func arguments(collector: TortureCollector, storage: URL) -> [String] {
-        ["--collector", collector.baseURL.absoluteString, "--key", Hex.string(collector.key), "--storage", storage.path]
-    }
-
-    /// The storage directory.
-    var storageURL: URL { URL(fileURLWithPath: storage) }
-
-    /// A client of the collector, storing in the storage directory, configured by `document`.
-    func client(document: ConfigurationDocument) throws -> HermesClient {
-        try TortureScenario.client(
-            collector: URL(string: collector)!, key: Hex.bytes(key)!, directory: storageURL, requestTimeout: .seconds(5), document: document
-        )
+    /// The child app these options describe.
+    var app: TortureApp {
+        TortureApp(collector: URL(string: collector)!, key: Hex.bytes(key)!, storage: URL(fileURLWithPath: storage))
     }
 }

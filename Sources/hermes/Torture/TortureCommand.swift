@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 
 /// `hermes torture`: harnesses that try to break the delivery promise — a record that `send`
 /// accepted reaches the collector and is stored exactly once.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesHarness
 import HermesWire
 
 /// The options every torture command takes: the seed that replays a run, and JSON output;

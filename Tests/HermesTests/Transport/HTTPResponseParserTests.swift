@@ -1,4 +1,4 @@
-@testable import Hermes
+@testable import HermesTransport
 import Testing
 
 /// Reading HTTP/1.x answers from bytes as they arrive, without sockets.

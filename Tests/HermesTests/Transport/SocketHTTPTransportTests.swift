@@ -1,5 +1,6 @@
 import Foundation
 @testable import Hermes
+@testable import HermesTransport
 import Testing
 
 /// The socket transport against scripted loopback servers: what goes on the wire, connection

@@ -1,0 +1,37 @@
+package import Hermes
+package import Synchronization
+
+/// A ``Transport`` that times each request it passes on: the round trip an upload waits for,
+/// collector commit included.
+package final class TimedTransport: Transport, Sendable {
+    private let base: any Transport
+    private let durations = Mutex<[Duration]>([])
+    private let bytes = Atomic<Int>(0)
+
+    /// Times the requests of `base`.
+    package init(_ base: any Transport) {
+        self.base = base
+    }
+
+    package func send(_ request: TransportRequest) async throws -> TransportResponse {
+        bytes.add(request.body.count, ordering: .relaxed)
+        let clock = ContinuousClock()
+        let start = clock.now
+        defer {
+            let elapsed = start.duration(to: clock.now)
+            durations.withLock { $0.append(elapsed) }
+        }
+        return try await base.send(request)
+    }
+
+    /// The bytes of every request body passed on so far.
+    package var bodyBytes: Int { bytes.load(ordering: .relaxed) }
+
+    /// The `fraction` percentile of the round trips so far, in milliseconds (0 when none).
+    package func percentileMilliseconds(_ fraction: Double) -> Double {
+        let sorted = durations.withLock { $0 }.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        let duration = percentile(fraction, ofSorted: sorted)
+        return Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,215 @@
+package import Foundation
+package import HermesCollector
+package import HermesCollectorPostgres
+package import HermesSync
+package import HermesWire
+package import Logging
+package import Synchronization
+
+/// `hermes sync torture`: devices share one data set through a server that loses answers after
+/// committing, devices go offline at random, a few device processes are killed with SIGKILL and
+/// started again, and the server restarts once. After a quiet phase every device must hold the
+/// server's rows, every change set a device saved must have exactly one outcome, no record may
+/// be created twice, and no device's revision may go backwards.
+package struct SyncTorture {
+    package struct Outcome {
+        package var devices = 0
+        package var changes = 0
+        package var conflicts = 0
+        package var diverged = 0
+        package var lost = 0
+        package var duplicates = 0
+        package var regressions = 0
+        package var kills = 0
+        package var droppedAnswers = 0
+
+        package var kept: Bool { diverged == 0 && lost == 0 && duplicates == 0 && regressions == 0 && conflicts > 0 }
+    }
+
+    package let devices: Int
+    package let seconds: Double
+    package let seed: UInt64
+    package let processes: Int
+    package let executable: URL?
+    /// A PostgreSQL server to keep the server's data set on (in a database made for the run and
+    /// dropped after it), or `nil` for a SQLite file.
+    package var postgresServer: String?
+
+    package init(devices: Int, seconds: Double, seed: UInt64, processes: Int, executable: URL?, postgresServer: String? = nil) {
+        self.devices = devices
+        self.seconds = seconds
+        self.seed = seed
+        self.processes = processes
+        self.executable = executable
+        self.postgresServer = postgresServer
+    }
+
+    package func run() async throws -> Outcome {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-torture-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard let postgresServer else {
+            return try await run(in: directory, location: .sqlite(path: directory.appendingPathComponent("server.sqlite").path))
+        }
+        let name = "hermes_sync_torture_\(UUID().uuidString.prefix(8).lowercased())"
+        let url = try await PostgresAdministration.createDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+        do {
+            let outcome = try await run(in: directory, location: .postgres(url: url))
+            try await PostgresAdministration.dropDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+            return outcome
+        } catch {
+            try? await PostgresAdministration.dropDatabase(name, serverURL: postgresServer, logger: TortureLog.quiet)
+            throw error
+        }
+    }
+
+    private func run(in directory: URL, location: StorageLocation) async throws -> Outcome {
+        let servers = try await SyncTortureServer.start(location: location, dropRate: 0.15, seed: seed)
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(seconds)
+        let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
+
+        // Device processes, killed with SIGKILL and started again until the deadline.
+        let children = executable.map { executable in
+            (0..<processes).map { ChildDevice(index: $0, directory: directory, executable: executable, seed: seed) }
+        } ?? []
+        async let killed = runThreads(children.count) { index in children[index].run(until: deadline, port: { servers.port }) }
+
+        // The server restarts once, halfway.
+        async let restarted: Void = servers.restart(after: seconds / 2)
+
+        // In-process devices, each with its own SQLite file.
+        let simulated = max(0, devices - children.count)
+        let regressions = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<simulated {
+                group.addTask {
+                    try await SimulatedDevice(index: index, directory: directory, seed: seed, switchboard: servers.switchboard, now: now)
+                        .run(until: deadline)
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        try await restarted
+        let kills = await killed
+        var outcome = Outcome(devices: simulated + children.count)
+        outcome.regressions = regressions + kills.map(\.regressions).reduce(0, +)
+        outcome.kills = kills.map(\.kills).reduce(0, +)
+        outcome.droppedAnswers = servers.switchboard.dropped
+
+        // Quiet phase: everything online, no answer lost, every device syncs until its queue is empty.
+        servers.switchboard.setDropRate(0)
+        var clients: [(id: String, client: SyncClient)] = []
+        for id in (0..<simulated).map({ "device-\($0)" }) + children.map(\.clientID) {
+            let transport = FaultySyncTransport(server: servers.switchboard, now: now)
+            let path = directory.appendingPathComponent("\(id).sqlite").path
+            clients.append((id, try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)))
+        }
+        for _ in 0..<3 {
+            for (_, client) in clients {
+                for _ in 0..<5 where (try? await client.sync()) == nil {}
+            }
+        }
+        await servers.stop()
+        do {
+            try await audit(clients, storage: servers.storage, into: &outcome)
+        } catch {
+            await servers.close()
+            throw error
+        }
+        await servers.close()
+        return outcome
+    }
+
+    private func audit(_ clients: [(id: String, client: SyncClient)], storage: any SyncStorage, into outcome: inout Outcome) async throws {
+        guard let storage = storage as? any SyncOutcomeAudit else { throw RunFailure("the sync store cannot list its outcomes") }
+        let serverRecords = try await storage.liveRecords().map(Self.normalized)
+        var outcomes: [String: Set<Int64>] = [:]
+        for recorded in try await storage.outcomes() {
+            outcomes[recorded.clientID, default: []].insert(recorded.sequence)
+            if !recorded.applied { outcome.conflicts += 1 }
+        }
+        for (id, client) in clients {
+            let saved = try client.nextSequence() - 1
+            outcome.changes += Int(saved)
+            let recorded = outcomes[id] ?? []
+            outcome.lost += saved > 0 ? (1...saved).filter { !recorded.contains($0) }.count : 0
+            let local = try client.allRecords().map(Self.normalized)
+            let queued = try client.queuedChangeSets()
+            if local != serverRecords || queued > 0 {
+                outcome.diverged += 1
+                let onlyLocal = Set(local).subtracting(serverRecords).count, onlyServer = Set(serverRecords).subtracting(local).count
+                FileHandle.standardError.write(Data(
+                    "\(id) differs: \(onlyLocal) records only on the device, \(onlyServer) only on the server, \(queued) change sets queued\n".utf8
+                ))
+            }
+        }
+        let labels = Dictionary(grouping: serverRecords.compactMap { $0.attributes?["label"]?.stringValue }, by: { $0 })
+        outcome.duplicates = labels.values.map { $0.count - 1 }.reduce(0, +)
+    }
+
+    /// A record without its `null` attributes: a device reads back every column.
+    package static func normalized(_ record: SyncRecord) -> SyncRecord {
+        var record = record
+        record.attributes = record.attributes?.filter { $0.value != .null }
+        return record
+    }
+
+}
+
+extension SyncClient {
+    /// The local records of every type, by type and id.
+    package func allRecords() throws -> [SyncRecord] {
+        try schema.types.map(\.name).sorted().flatMap { try records($0) }
+    }
+}
+
+/// A device in the torture's process: random local changes, random offline periods, restarts of
+/// its client (a closed app), a sync after each change.
+package struct SimulatedDevice {
+    package let index: Int
+    package let directory: URL
+    package let seed: UInt64
+    package let switchboard: SyncServerSwitch
+    package let now: @Sendable () -> Int64
+
+    /// - Returns: how many times its revision went backwards.
+    package func run(until deadline: ContinuousClock.Instant) async throws -> Int {
+        var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
+        let id = "device-\(index)"
+        let path = directory.appendingPathComponent("\(id).sqlite").path
+        let transport = FaultySyncTransport(server: switchboard, now: now)
+        var client = try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)
+        let workload = SyncWorkload(clientID: id)
+        var revision: Int64 = 0
+        var regressions = 0
+        // At least a few change sets each, however loaded the machine: the workload must collide.
+        for step in 0..<1_000_000 where step < 3 || ContinuousClock.now < deadline {
+            if Double.random(in: 0..<1, using: &random) < 0.08 { transport.setOffline(Bool.random(using: &random)) }
+            if Double.random(in: 0..<1, using: &random) < 0.02 {
+                client = try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)
+            }
+            _ = try workload.step(client, random: &random)
+            _ = try? await client.sync(maximumExchanges: 20)
+            let now = try client.maxRevision()
+            if now < revision { regressions += 1 }
+            revision = now
+            await Task.yield()
+        }
+        transport.setOffline(false)
+        return regressions
+    }
+}
+
+extension SyncTorture.Outcome {
+    /// The figures `hermes sync torture` prints, `processes` of the devices having run as processes.
+    package func report(processes: Int) -> BenchReport {
+        var report = BenchReport()
+        report.add("devices", Double(devices), "devices (\(processes) as processes, killed \(kills) times; \(droppedAnswers) answers lost)")
+        report.add("changes", Double(changes), "change sets the devices saved")
+        report.add("conflicts", Double(conflicts), "change sets refused (must be at least 1)")
+        report.add("diverged", Double(diverged), "devices whose rows differ from the server's (must be 0)")
+        report.add("lost", Double(lost), "saved change sets without an outcome (must be 0)")
+        report.add("duplicates", Double(duplicates), "records created twice (must be 0)")
+        return report
+    }
+}

@@ -1,0 +1,86 @@
+package import HermesSync
+package import HermesWire
+
+/// The data set of the sync torture and benchmark: twelve related types, as an organisation's
+/// iPads would share (teams, members, screens and their items, events, attendance, notes, tags).
+/// Every type has a `label` (a unique creation tag, to find records created twice), a `score`
+/// and a `flag`; relationships point to earlier types.
+package enum SyncTortureSchema {
+    package static let relationships: [(type: String, references: [String])] = [
+        ("organizations", []),
+        ("teams", ["organizations"]),
+        ("members", ["teams"]),
+        ("screens", ["teams"]),
+        ("screen_items", ["screens"]),
+        ("screen_instances", ["screens", "members"]),
+        ("instance_items", ["screen_instances", "screen_items"]),
+        ("events", ["teams"]),
+        ("attendances", ["events", "members"]),
+        ("tags", []),
+        ("notes", ["members"]),
+        ("note_tags", ["notes", "tags"]),
+    ]
+
+    package static let schema = SyncSchema(version: 1, types: relationships.map { type, references in
+        SyncEntityType(type, attributes: [.init("label", .string), .init("score", .integer), .init("flag", .bool)]
+            + references.map { .init(referenceAttribute($0), .reference($0)) })
+    })
+
+    /// The foreign key attribute that points to `type`: `teams` → `team_id`.
+    package static func referenceAttribute(_ type: String) -> String {
+        let singular = type.hasSuffix("ies") ? String(type.dropLast(3)) + "y" : String(type.dropLast())
+        return singular + "_id"
+    }
+}
+
+/// The random local changes of one simulated device: creates (with foreign keys to records it
+/// has, including ones not yet synced), updates of a small shared set of records (so devices
+/// collide), and deletes (refused while other records refer to the record).
+package struct SyncWorkload {
+    package let clientID: String
+
+    package init(clientID: String) {
+        self.clientID = clientID
+    }
+
+    /// Makes one local transaction (labels of created records: `client:sequence:index`, unique
+    /// across restarts of the device) of one to three changes on `client`.
+    /// - Returns: whether a change set was queued.
+    package func step(_ client: SyncClient, random: inout SplitMix64) throws -> Bool {
+        let schema = SyncTortureSchema.schema
+        var plan: [(kind: Int, type: SyncEntityType, target: SyncRecord?, references: [String: JSONValue], score: Int64)] = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            let type = schema.types[Int.random(in: 0..<schema.types.count, using: &random)]
+            let kind = Int.random(in: 0..<10, using: &random)
+            let existing = try client.records(type.name)
+            var references: [String: JSONValue] = [:]
+            for attribute in type.attributes {
+                guard let target = attribute.referencedType else { continue }
+                let candidates = try client.records(target).prefix(30)
+                references[attribute.name] = candidates.randomElement(using: &random).map { .int($0.id) } ?? .null
+            }
+            // Most updates go to the oldest few records of a type: devices collide there.
+            let target = kind < 7 ? nil : existing.prefix(kind < 9 ? 4 : 40).randomElement(using: &random)
+            plan.append((kind, type, target, references, Int64.random(in: 0..<1_000, using: &random)))
+        }
+        let before = try client.nextSequence()
+        try client.write { changes in
+            for (index, step) in plan.enumerated() {
+                if let target = step.target, step.kind < 9 {
+                    guard try changes.record(step.type.name, id: target.id) != nil else { continue }
+                    try changes.update(step.type.name, id: target.id, ["score": .int(step.score), "flag": .bool(step.score % 2 == 0)])
+                } else if let target = step.target {
+                    guard try changes.record(step.type.name, id: target.id) != nil else { continue }
+                    try changes.delete(step.type.name, id: target.id)
+                } else {
+                    var attributes = step.references
+                    attributes["label"] = .string("\(clientID):\(before):\(index)")
+                    attributes["score"] = .int(step.score)
+                    attributes["flag"] = .bool(false)
+                    try changes.create(step.type.name, attributes)
+                }
+            }
+        }
+        return try client.nextSequence() > before
+    }
+}
