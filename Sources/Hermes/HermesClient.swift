@@ -29,7 +29,7 @@ public final class HermesClient: Sendable {
     let ledger = LossLedger()
     let shutdownHooks = ShutdownHooks()
     /// The configuration in force; the upload engine and the store writer ask it too.
-    let configurations: ConfigurationService
+    let configurationService: ConfigurationService
     /// Identity, consent, global properties and hooks, as `send` reads them.
     let profiles: ProfileStore
     let sessions: SessionController
@@ -67,7 +67,7 @@ public final class HermesClient: Sendable {
         self.profiles = profiles
         let clock = Self.monotonic(configuration.clock)
         sessions = SessionController(clock: clock, timeout: configuration.sessionTimeout)
-        let configurations = ConfigurationService(
+        let configurationService = ConfigurationService(
             defaults: configuration.namespaceDefaults,
             cache: ConfigurationCache(storageDirectory: configuration.storageDirectory, appVersion: configuration.app.version),
             fetcher: configuration.configURL.map {
@@ -75,7 +75,7 @@ public final class HermesClient: Sendable {
             },
             refreshInterval: configuration.configRefreshInterval, clock: clock, logger: logger
         )
-        self.configurations = configurations
+        self.configurationService = configurationService
         var seed = configuration.randomSeed ?? 0
         if configuration.randomSeed == nil {
             var system = SystemRandomNumberGenerator()
@@ -87,7 +87,7 @@ public final class HermesClient: Sendable {
             journal: Journal.Options(limitBytes: configuration.journalLimitBytes, memoryLimit: configuration.memoryBufferLimit),
             fileProtection: configuration.fileProtection,
             logger: logger, wallClock: configuration.wallClock,
-            configurations: configurations,
+            configurationService: configurationService,
             ledger: ledger
         )
         self.writer = writer
@@ -99,7 +99,7 @@ public final class HermesClient: Sendable {
                 requestTimeout: configuration.requestTimeout,
                 uploadsAllowed: { profiles.profile.settings.consent == .granted }
             ),
-            configurations: configurations,
+            configurationService: configurationService,
             defaultEndpoint: configuration.defaultCollectorURL,
             monitor: configuration.networkMonitor, clock: clock,
             startDelay: configuration.uploadStartDelay, seed: seed ^ 0x5EED
@@ -107,11 +107,10 @@ public final class HermesClient: Sendable {
         self.engine = engine
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
         // Weak: the engine holds the service, which would otherwise hold the engine.
-        configurations.applyObserver.withLock { $0 = { [weak engine] changed in
+        configurationService.applyObserver.withLock { $0 = { [weak engine] changed in
             engine?.reschedule(changed)
             await engine?.configurationRefreshed()
         } }
-        engine.configurationRefresher.withLock { $0 = { await configurations.refresh() } }
         shutdownHooks.add { [weak self] in self?.endSession() }
     }
 
@@ -137,7 +136,7 @@ public final class HermesClient: Sendable {
             return true
         }
         if starting {
-            configurations.start()
+            configurationService.start()
             writer.recover()
             engine.start()
             beginSession()
@@ -162,7 +161,7 @@ public final class HermesClient: Sendable {
             return tasks
         }
         running.forEach { $0.cancel() }
-        await configurations.shutdown()  // also wakes housekeeping waiting for the first fetch
+        await configurationService.shutdown()  // also wakes housekeeping waiting for the first fetch
         for task in running { await task.value }
         await engine.shutdown()
         let unsaved = await writer.close()
@@ -191,20 +190,22 @@ public final class HermesClient: Sendable {
     /// - Returns: accepted with the `REPORT_ID`, or rejected with the reason (also logged once).
     @discardableResult
     public func send(type: String, meta: [String: JSONValue], payload: Data? = nil) -> SendOutcome {
-        submit(.init(type: type, namespace: ConfigurationDocument.hermesNamespace, isBusiness: false, meta: meta, payload: payload))
+        submit(.init(type: type, namespace: RecordNamespace.monitoring, meta: meta, payload: payload))
     }
 
-    /// Sends a business record to the namespace named by `prefix`; its `MONITOR_TYPE` is
-    /// `"<prefix>-<type>"` and `IS_BIZ` is true.
+    /// Sends a record to the namespace named by `prefix`: for a business line (`JZ`) its
+    /// `MONITOR_TYPE` is `"<prefix>-<type>"` and `IS_BIZ` is true; the prefix `hermes` names the
+    /// monitoring namespace and sends exactly as `send(type:meta:payload:)`
+    /// does (see `RecordNamespace`).
     /// - Parameters:
     ///   - type: the record type, which must be in the namespace's `monitorList`.
-    ///   - prefix: the business line's namespace, e.g. `JZ`.
+    ///   - prefix: the namespace, e.g. `JZ`; empty is refused (`emptyPrefix`).
     ///   - meta: the record's fields.
     ///   - payload: an optional attachment.
     /// - Returns: accepted with the `REPORT_ID`, or rejected with the reason (also logged once).
     @discardableResult
     public func send(type: String, prefix: String, meta: [String: JSONValue], payload: Data? = nil) -> SendOutcome {
-        submit(.init(type: type, namespace: prefix, isBusiness: true, meta: meta, payload: payload))
+        submit(.init(type: type, namespace: prefix, meta: meta, payload: payload))
     }
 
     /// A handle on one namespace: `hermes` for monitoring, or a business prefix.
@@ -222,7 +223,7 @@ public final class HermesClient: Sendable {
         if !hooks.isEmpty, !input.apply(hooks) {
             return reject(HermesError(.droppedByHook, "a record hook dropped the record of type \(input.type)"), input)
         }
-        let configuration = configurations.configuration(for: input.namespace)
+        let configuration = configurationService.configuration(for: input.namespace)
         let draw = random.nextUnit()
         let now = self.configuration.wallClock()
         let result = profile.build(
@@ -253,19 +254,19 @@ public final class HermesClient: Sendable {
 
     /// The configuration `namespace` runs under now, or `nil` when nothing configures it.
     public func configuration(for namespace: String) -> NamespaceConfiguration? {
-        configurations.configuration(for: namespace)
+        configurationService.configuration(for: namespace)
     }
 
     /// The revision of the configuration document in force (0: built-in only).
     public var configurationRevision: Int {
-        configurations.revision
+        configurationService.revision
     }
 
     /// Fetches the configuration once and applies it; a failure keeps the configuration in force.
     /// - Returns: what the fetch brought.
     @discardableResult
     func refreshConfiguration() async -> ConfigurationFetcher.Outcome {
-        await configurations.refresh()
+        await configurationService.refresh()
     }
 
     // MARK: - Diagnostics

@@ -62,17 +62,20 @@ public func buildApplication(
             recordRule: configuration.recordRule
         ),
         metrics: metrics,
+        wallClock: configuration.wallClock,
         logger: logger
     ).register(on: apps)
     if let sync {
-        SyncRoutes(server: sync, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics, logger: logger).register(on: apps)
+        SyncRoutes(
+            server: sync, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics, wallClock: configuration.wallClock, logger: logger
+        ).register(on: apps)
     }
     var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
     if let days = configuration.retentionDays {
-        services.append(RetentionService(storage: storage, days: days, metrics: metrics, logger: logger))
+        services.append(RetentionService(storage: storage, days: days, metrics: metrics, wallClock: configuration.wallClock, logger: logger))
     }
     if let sync, let days = sync.rules.historyDays {
-        services.append(SyncHistoryService(storage: sync.storage, days: days, logger: logger))
+        services.append(SyncHistoryService(storage: sync.storage, days: days, wallClock: configuration.wallClock, logger: logger))
     }
     return Application(
         router: router,

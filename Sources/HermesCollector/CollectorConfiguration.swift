@@ -1,3 +1,4 @@
+import Foundation
 public import HermesWire
 
 /// Everything a collector needs to know before it starts: where to listen, whom to trust, which
@@ -33,6 +34,12 @@ public struct CollectorConfiguration: Sendable {
     /// How many days of records to keep, by `CREATE_TIME`, or `nil` to keep everything. Older
     /// whole UTC days are removed at start and then hourly (``CollectorStorage/removeDays(before:)``).
     public var retentionDays: Int? = nil
+    /// The time in milliseconds since 1970 that stamps each upload's arrival, a sync answer and
+    /// each retention pass; the system's clock by default, a fixed one in tests.
+    public var wallClock: @Sendable () -> Int64 = CollectorConfiguration.systemWallClock
+
+    /// The system's clock in milliseconds since 1970.
+    public static let systemWallClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
     /// A check on one record and its parsed meta: `nil` stores it; a reason (for people, without
     /// field values) refuses it alone, listed in the upload's 200 answer with the code

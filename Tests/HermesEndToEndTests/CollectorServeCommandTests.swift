@@ -88,14 +88,14 @@ struct CollectorServeCommandTests {
         await #expect {
             _ = try await Self.settings(Self.aesKey + ["--app-key", "a", "--admin-token", "t"])
         } throws: { error in
-            HermesCommand.message(for: error) == "Give --storage (a postgres:// URL or a SQLite file), --db, HERMES_STORAGE or \"storage\" in the settings file."
+            HermesCommand.message(for: error) == "Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file."
         }
         let fromEnvironment = try? await Self.settings(Self.aesKey + ["--app-key", "a", "--admin-token", "t"], environment: ["HERMES_STORAGE": "postgres://db/h"])
         #expect(fromEnvironment?.location == .postgres(url: "postgres://db/h"))
     }
 
     @Test(arguments: [
-        (["--db", "a.sqlite", "--storage", "b.sqlite"], "Give --db or --storage, not both."),
+        (["--db", "a.sqlite"], "--db was retired: give --storage a.sqlite (a SQLite file, or a postgres:// URL)."),
         (["--admin-token", "t", "--admin-token-file", "/nonexistent"], "Give --admin-token or --admin-token-file, not both."),
     ])
     func conflictingFlagsAreRefusedWhenParsed(arguments: [String], message: String) {

@@ -34,9 +34,7 @@ extension EndToEndTests {
         var accepted: [String: Set<String>] = [:]
         var refused: [String] = []
         func send(_ namespace: String, _ type: String, _ meta: [String: JSONValue], _ payload: Data?) {
-            let outcome = namespace == "hermes"
-                ? client.send(type: type, meta: meta, payload: payload)
-                : client.send(type: type, prefix: namespace, meta: meta, payload: payload)
+            let outcome = client.send(type: type, prefix: namespace, meta: meta, payload: payload)
             if let id = outcome.reportID { accepted[namespace, default: []].insert(id) } else { refused.append("\(namespace) \(type) \(meta)") }
         }
         for (index, key) in Self.awkwardKeys.enumerated() {

@@ -43,6 +43,6 @@ extension HermesClient {
     ///   ``HermesError/Code/shutDown`` after `shutdown()`.
     public func deleteLocalData() async throws {
         _ = try await writer.erase(reason: .erased)
-        try configurations.deleteCache()
+        try configurationService.deleteCache()
     }
 }

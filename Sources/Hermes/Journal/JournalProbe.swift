@@ -1,4 +1,5 @@
 package import Foundation
+import HermesWire
 import Logging
 
 /// What `hermes bench journal` measures of the journal, reachable from the package's CLI
@@ -13,7 +14,8 @@ package enum JournalProbe {
         let records = metas.map { meta in
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             return PendingRecord(
-                reportID: ids.next(milliseconds: now), namespace: namespace, monitorType: "\(namespace)-appLag", isBusiness: true,
+                reportID: ids.next(milliseconds: now), namespace: namespace, monitorType: RecordNamespace.storedType("appLag", in: namespace),
+                isBusiness: RecordNamespace.isBusiness(namespace),
                 createdTime: now, appVersion: "1.0.0", meta: meta, payload: nil
             )
         }

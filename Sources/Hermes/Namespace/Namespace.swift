@@ -15,10 +15,7 @@ public struct Namespace: Sendable {
     /// Sends a record to this namespace; see ``HermesClient/send(type:prefix:meta:payload:)-(_,_,[String:JSONValue],_)``.
     @discardableResult
     public func send(type: String, meta: [String: JSONValue], payload: Data? = nil) -> SendOutcome {
-        if name == ConfigurationDocument.hermesNamespace {
-            return client.send(type: type, meta: meta, payload: payload)
-        }
-        return client.send(type: type, prefix: name, meta: meta, payload: payload)
+        client.send(type: type, prefix: name, meta: meta, payload: payload)
     }
 
     /// The configuration this namespace runs under now, or `nil` when nothing configures it.

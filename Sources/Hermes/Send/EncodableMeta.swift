@@ -33,18 +33,19 @@ extension HermesClient {
     /// Encoding through `JSONEncoder` costs some microseconds more than a dictionary.
     @discardableResult
     public func send(type: String, meta: some Encodable, payload: Data? = nil) -> SendOutcome {
-        submit(type: type, namespace: ConfigurationDocument.hermesNamespace, isBusiness: false, encodable: meta, payload: payload)
+        submit(type: type, namespace: RecordNamespace.monitoring, encodable: meta, payload: payload)
     }
 
-    /// Sends a business record with an `Encodable` meta to the namespace named by `prefix`;
-    /// encoded and checked as in the `hermes` form above.
+    /// Sends a record with an `Encodable` meta to the namespace named by `prefix` (`hermes`
+    /// names the monitoring namespace, as in the `[String: JSONValue]` form); encoded and
+    /// checked as in the `hermes` form above.
     @discardableResult
     public func send(type: String, prefix: String, meta: some Encodable, payload: Data? = nil) -> SendOutcome {
-        submit(type: type, namespace: prefix, isBusiness: true, encodable: meta, payload: payload)
+        submit(type: type, namespace: prefix, encodable: meta, payload: payload)
     }
 
-    private func submit(type: String, namespace: String, isBusiness: Bool, encodable: some Encodable, payload: Data?) -> SendOutcome {
-        var input = RecordBuilder.Input(type: type, namespace: namespace, isBusiness: isBusiness, meta: [:], payload: payload)
+    private func submit(type: String, namespace: String, encodable: some Encodable, payload: Data?) -> SendOutcome {
+        var input = RecordBuilder.Input(type: type, namespace: namespace, meta: [:], payload: payload)
         switch EncodableMeta.members(of: encodable, type: type) {
         case .success(let members):
             input.meta = members
@@ -59,9 +60,6 @@ extension Namespace {
     /// Sends a record with an `Encodable` meta to this namespace.
     @discardableResult
     public func send(type: String, meta: some Encodable, payload: Data? = nil) -> SendOutcome {
-        if name == ConfigurationDocument.hermesNamespace {
-            return client.send(type: type, meta: meta, payload: payload)
-        }
-        return client.send(type: type, prefix: name, meta: meta, payload: payload)
+        client.send(type: type, prefix: name, meta: meta, payload: payload)
     }
 }

@@ -42,7 +42,6 @@ struct RecordBuilder: Sendable {
     struct Input {
         var type: String
         var namespace: String
-        var isBusiness: Bool
         var meta: [String: JSONValue]
         var payload: Data?
     }
@@ -80,9 +79,10 @@ struct RecordBuilder: Sendable {
             return .failure(HermesError(.sampledOut, "type \(input.type) was not sampled (sampleRate \(item.sampleRate))"))
         }
         // 4. The meta with the common fields.
-        let monitorType = input.isBusiness ? "\(input.namespace)-\(input.type)" : input.type
+        let monitorType = RecordNamespace.storedType(input.type, in: input.namespace)
+        let isBusiness = RecordNamespace.isBusiness(input.namespace)
         let varying = MetaEncoder.Varying(
-            reportID: reportID, createTime: now, monitorType: monitorType, isBusiness: input.isBusiness, namespace: input.namespace
+            reportID: reportID, createTime: now, monitorType: monitorType, isBusiness: isBusiness, namespace: input.namespace
         )
         let metaBytes: [UInt8]
         do {
@@ -105,7 +105,7 @@ struct RecordBuilder: Sendable {
         }
         // 6. The record for its table.
         let record = PendingRecord(
-            reportID: reportID, namespace: input.namespace, monitorType: monitorType, isBusiness: input.isBusiness,
+            reportID: reportID, namespace: input.namespace, monitorType: monitorType, isBusiness: isBusiness,
             createdTime: now, appVersion: app.version, meta: metaBytes, payload: input.payload
         )
         return .success((record, item.isRealtime))

@@ -7,7 +7,7 @@ extension HermesClient {
     /// none exists.
     /// - Returns: `false` when the client shut down first: no round may follow.
     func housekeep() async -> Bool {
-        let (configurations, isServerWord) = await self.configurations.housekeepingConfigurations()
+        let (configurations, isServerWord) = await configurationService.housekeepingConfigurations()
         guard !Task.isCancelled else { return false }
         let plan = HousekeepingPlan(configurations: configurations, isServerWord: isServerWord)
         let now = configuration.wallClock()

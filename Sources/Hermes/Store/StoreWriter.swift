@@ -27,7 +27,7 @@ package final class StoreWriter: @unchecked Sendable {
     private let directory: URL
     private let logger: Logger
     private let wallClock: @Sendable () -> Int64
-    private let configurations: ConfigurationService
+    private let configurationService: ConfigurationService
     private let ledger: LossLedger
 
     /// Told after each group commit the row counts of the namespaces it wrote (for `flushCount`).
@@ -64,13 +64,13 @@ package final class StoreWriter: @unchecked Sendable {
     /// - Parameters:
     ///   - directory: where the database file and the journal live.
     ///   - journal: sizes and limits of the journal and its memory buffer.
-    ///   - configurations: asked for each namespace's `maxCacheCount` (none for an unconfigured namespace).
+    ///   - configurationService: asked for each namespace's `maxCacheCount` (none for an unconfigured namespace).
     init(directory: URL, journal options: Journal.Options, fileProtection: FileProtection, logger: Logger,
-         wallClock: @escaping @Sendable () -> Int64, configurations: ConfigurationService, ledger: LossLedger) {
+         wallClock: @escaping @Sendable () -> Int64, configurationService: ConfigurationService, ledger: LossLedger) {
         self.directory = directory
         self.logger = logger
         self.wallClock = wallClock
-        self.configurations = configurations
+        self.configurationService = configurationService
         self.ledger = ledger
         fileProtection.apply(toStorage: directory)
         journal = Journal(storageDirectory: directory, options: options, fileProtection: fileProtection, logger: logger)
@@ -302,7 +302,7 @@ package final class StoreWriter: @unchecked Sendable {
         retiredSegments = []
         var written: [String: Int] = [:]
         for namespace in Set(batch.records.map(\.namespace)) {
-            if let limit = configurations.configuration(for: namespace)?.maxCacheCount {
+            if let limit = configurationService.configuration(for: namespace)?.maxCacheCount {
                 let evicted = try store.evict(namespace: namespace, limit: limit)
                 ledger.record(evicted, namespace: namespace, reason: .evicted)
             }

@@ -13,7 +13,7 @@ import Logging
 /// have), triggers between the two wait for ``ready()``, and so does `upload()`.
 final class UploadEngine: Sendable {
     private let context: UploadContext
-    private let configurations: ConfigurationService
+    private let configurationService: ConfigurationService
     private let defaultEndpoint: URL?
     private let monitor: any NetworkMonitor
     private let clock: MonotonicClock
@@ -30,8 +30,6 @@ final class UploadEngine: Sendable {
     let events: AsyncStream<UploadEvent>
     /// The namespaces whose uploads are paused, for `diagnostics()`.
     let blocks: UploadBlocks
-    /// Fetches the configuration; called after the collector refused a packet as a whole.
-    let configurationRefresher = Locked<(@Sendable () async -> Void)?>(nil)
 
     private enum Phase: Sendable {
         /// Before the client's `start()`: triggers are ignored.
@@ -58,12 +56,12 @@ final class UploadEngine: Sendable {
         var reason: UploadTrigger
     }
 
-    /// - Parameter configurations: asked for each namespace's configuration at each decision.
-    init(context: UploadContext, configurations: ConfigurationService,
+    /// - Parameter configurationService: asked for each namespace's configuration at each decision.
+    init(context: UploadContext, configurationService: ConfigurationService,
          defaultEndpoint: URL?, monitor: any NetworkMonitor, clock: MonotonicClock,
          startDelay: Duration, seed: UInt64) {
         self.context = context
-        self.configurations = configurations
+        self.configurationService = configurationService
         self.defaultEndpoint = defaultEndpoint
         self.monitor = monitor
         self.clock = clock
@@ -100,7 +98,7 @@ final class UploadEngine: Sendable {
                 wasReachable = status.isReachable
             }
         }
-        reschedule(configurations.namespaces)
+        reschedule(configurationService.namespaces)
     }
 
     /// Start-up housekeeping is done: rounds may run, and the triggers that came meanwhile do.
@@ -192,13 +190,13 @@ final class UploadEngine: Sendable {
     }
 
     func triggerAll(_ reason: UploadTrigger) {
-        configurations.namespaces.sorted().forEach { trigger($0, reason) }
+        configurationService.namespaces.sorted().forEach { trigger($0, reason) }
     }
 
     /// Called after each group commit with the row counts of the namespaces written.
     func committed(_ counts: [String: Int]) {
         for (namespace, count) in counts.sorted(by: { $0.key < $1.key }) {
-            if let flushCount = configurations.configuration(for: namespace)?.flushCount, count >= flushCount {
+            if let flushCount = configurationService.configuration(for: namespace)?.flushCount, count >= flushCount {
                 trigger(namespace, .flushCount)
             }
         }
@@ -207,7 +205,7 @@ final class UploadEngine: Sendable {
     /// Restarts the periodic timer of each namespace whose configuration changed, at once.
     func reschedule(_ namespaces: Set<String>) {
         for namespace in namespaces {
-            let period = configurations.configuration(for: namespace).map { Duration.milliseconds(Int64($0.periodicTimerSecond * 1000)) }
+            let period = configurationService.configuration(for: namespace).map { Duration.milliseconds(Int64($0.periodicTimerSecond * 1000)) }
             let previous = timers.withLock { timers -> Task<Void, Never>? in
                 if let period, timers[namespace]?.period == period { return nil }
                 let old = timers.removeValue(forKey: namespace)?.task
@@ -230,7 +228,7 @@ final class UploadEngine: Sendable {
 
     /// Starts the periodic timers again, each a full period from now.
     func resumeTimers() {
-        reschedule(configurations.namespaces)
+        reschedule(configurationService.namespaces)
     }
 
     private func makeTimer(_ namespace: String, period: Duration) -> Task<Void, Never> {
@@ -261,12 +259,12 @@ final class UploadEngine: Sendable {
         case .running:
             break
         case .created:
-            return Dictionary(uniqueKeysWithValues: configurations.namespaces.map { ($0, UploadSummary(namespace: $0, outcome: .notStarted)) })
+            return Dictionary(uniqueKeysWithValues: configurationService.namespaces.map { ($0, UploadSummary(namespace: $0, outcome: .notStarted)) })
         case .starting, .stopped:
             return [:]
         }
         let stored = (try? await context.writer.perform { store in Set(store.counts.filter { $0.value > 0 }.keys) }) ?? []
-        let namespaces = configurations.namespaces.union(stored)
+        let namespaces = configurationService.namespaces.union(stored)
         return await withTaskGroup(of: UploadSummary?.self) { group in
             for namespace in namespaces {
                 group.addTask { await self.round(namespace, force: true) }
@@ -287,9 +285,9 @@ final class UploadEngine: Sendable {
         guard case .ran(let summary, let retryAt, let again, let pause) = run else { return nil }
         if let pause {
             blocks.apply(pause, namespace: namespace, now: context.wallClock())
-            if case .paused(let refusal, _, _) = pause, refusal.refreshesConfiguration,
-               let refresh = configurationRefresher.withLock({ $0 }) {
-                background.spawn { await refresh() }
+            // A packet refused as a whole may be one the configuration no longer allows.
+            if case .paused(let refusal, _, _) = pause, refusal.refreshesConfiguration {
+                background.spawn { [configurationService] in await configurationService.refresh() }
             }
         }
         if let retryAt {
@@ -306,7 +304,7 @@ final class UploadEngine: Sendable {
     }
 
     private func makeRound(_ namespace: String) -> UploadRound {
-        let configuration = configurations.configuration(for: namespace) ?? NamespaceConfiguration(isUpload: false)
+        let configuration = configurationService.configuration(for: namespace) ?? NamespaceConfiguration(isUpload: false)
         return UploadRound(
             namespace: namespace,
             configuration: configuration,

@@ -287,14 +287,10 @@ struct UploadRound: Sendable {
 
     /// The stored monitor types of the namespace's `onlyWifi` entries.
     private var wifiOnlyTypes: [String] {
-        configuration.monitorList.filter(\.onlyWifi).map { storedType($0.type) }
+        configuration.monitorList.filter(\.onlyWifi).map { RecordNamespace.storedType($0.type, in: namespace) }
     }
 
     private func uploadsPayload(_ row: ClaimedBatch.Row) -> Bool {
-        configuration.monitorList.first { storedType($0.type) == row.monitorType }?.isUploadPayload ?? false
-    }
-
-    private func storedType(_ type: String) -> String {
-        namespace == ConfigurationDocument.hermesNamespace ? type : "\(namespace)-\(type)"
+        configuration.monitorList.first { RecordNamespace.storedType($0.type, in: namespace) == row.monitorType }?.isUploadPayload ?? false
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import HermesWire
 import Logging
@@ -13,6 +12,7 @@ struct UploadRoutes<Storage: CollectorStorage> {
     let maxBodyBytes: Int
     let ingestor: PacketIngestor
     let metrics: CollectorMetrics
+    let wallClock: @Sendable () -> Int64
     let logger: Logger
 
     func register(on router: some RouterMethods<BasicRequestContext>) {
@@ -27,7 +27,7 @@ struct UploadRoutes<Storage: CollectorStorage> {
         let body = try await request.bodyBytes(upTo: maxBodyBytes)
         metrics.countBytesIn(body.count)
         let headers = try UploadHeaders(request.headers)
-        let receivedAt = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let receivedAt = wallClock()
         let ingest = try ingestor.ingest(body, kind: kind, headers: headers, receivedAt: receivedAt)
         let outcome = ingest.batch.records.isEmpty
             ? StoreOutcome(stored: 0, duplicates: 0)

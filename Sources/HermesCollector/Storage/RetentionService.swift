@@ -8,18 +8,23 @@ package struct RetentionService: Service {
     let storage: any CollectorStorage
     let days: Int
     let metrics: CollectorMetrics
+    let wallClock: @Sendable () -> Int64
     let logger: Logger
     var interval: Duration = .seconds(3_600)
 
-    package init(storage: any CollectorStorage, days: Int, metrics: CollectorMetrics, logger: Logger) {
+    package init(
+        storage: any CollectorStorage, days: Int, metrics: CollectorMetrics,
+        wallClock: @escaping @Sendable () -> Int64 = CollectorConfiguration.systemWallClock, logger: Logger
+    ) {
         self.storage = storage
         self.days = days
         self.metrics = metrics
+        self.wallClock = wallClock
         self.logger = logger
     }
 
     package func run() async throws {
-        await runPeriodically(every: interval) { await pass(now: $0) }
+        await runPeriodically(every: interval, wallClock: wallClock) { await pass(now: $0) }
     }
 
     /// One pass: removes what is older than the retention at `now` (milliseconds since 1970).

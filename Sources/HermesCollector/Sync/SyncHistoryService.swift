@@ -8,17 +8,22 @@ import ServiceLifecycle
 package struct SyncHistoryService: Service {
     let storage: any SyncStorage
     let days: Int
+    let wallClock: @Sendable () -> Int64
     let logger: Logger
     var interval: Duration = .seconds(3_600)
 
-    package init(storage: any SyncStorage, days: Int, logger: Logger) {
+    package init(
+        storage: any SyncStorage, days: Int, wallClock: @escaping @Sendable () -> Int64 = CollectorConfiguration.systemWallClock,
+        logger: Logger
+    ) {
         self.storage = storage
         self.days = days
+        self.wallClock = wallClock
         self.logger = logger
     }
 
     package func run() async throws {
-        await runPeriodically(every: interval) { await pass(now: $0) }
+        await runPeriodically(every: interval, wallClock: wallClock) { await pass(now: $0) }
     }
 
     /// One pass at `now` (milliseconds since 1970).

@@ -1,4 +1,3 @@
-import Foundation
 import Hummingbird
 import HermesWire
 import Logging
@@ -10,6 +9,7 @@ struct SyncRoutes {
     let server: SyncServer
     let maxBodyBytes: Int
     let metrics: CollectorMetrics
+    let wallClock: @Sendable () -> Int64
     let logger: Logger
 
     func register(on router: some RouterMethods<BasicRequestContext>) {
@@ -26,7 +26,7 @@ struct SyncRoutes {
         } catch {
             throw CollectorError(error)
         }
-        let now = Int64((Date().timeIntervalSince1970 * 1000).rounded())
+        let now = wallClock()
         let clock = ContinuousClock()
         let start = clock.now
         let answer = try await server.answer(syncRequest, now: now)

@@ -31,11 +31,12 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one. (default: 8080)")
     var port: Int?
 
-    @Option(help: "The SQLite database file (created if missing).")
+    /// Retired in favour of `--storage`; kept only to say so.
+    @Option(help: .hidden)
     var db: String?
 
     @Option(help: ArgumentHelp(
-        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, --db, $HERMES_STORAGE (keeps a password out of ps) or the settings file.",
+        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, $HERMES_STORAGE (keeps a password out of ps) or the settings file.",
         valueName: "url-or-path"
     ))
     var storage: String?
@@ -81,8 +82,8 @@ struct CollectorServeCommand: AsyncParsableCommand {
 
     /// The checks the flags alone decide; the rest waits for the environment and the file.
     func validate() throws {
-        if db != nil, storage != nil {
-            throw ValidationError("Give --db or --storage, not both.")
+        if let db {
+            throw ValidationError("--db was retired: give --storage \(db) (a SQLite file, or a postgres:// URL).")
         }
         if adminToken != nil, adminTokenFile != nil {
             throw ValidationError("Give --admin-token or --admin-token-file, not both.")

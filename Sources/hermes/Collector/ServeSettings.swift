@@ -33,8 +33,8 @@ struct ServeSettings {
         }
         func int(_ flag: Int?, _ key: String) -> Int? { flag ?? reader.int(forKey: ConfigKey(key)) }
 
-        guard let storage = flags.db.map({ StorageLocation.sqlite(path: $0) }) ?? string(flags.storage, "storage", secret: true).map(StorageLocation.init) else {
-            throw ValidationError("Give --storage (a postgres:// URL or a SQLite file), --db, HERMES_STORAGE or \"storage\" in the settings file.")
+        guard let storage = string(flags.storage, "storage", secret: true).map(StorageLocation.init) else {
+            throw ValidationError("Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file.")
         }
         location = storage
 

@@ -57,9 +57,7 @@ struct DemoApp {
             let key = Key(namespace: item.namespace, type: item.type)
             let meta = DemoScenario.meta(item, index, random: &random)
             let payload = item.payloadBytes > 0 ? DemoScenario.stack(bytes: item.payloadBytes, random: &random) : nil
-            let outcome = item.namespace == "hermes"
-                ? client.send(type: item.type, meta: meta, payload: payload)
-                : client.namespace(item.namespace).send(type: item.type, meta: meta, payload: payload)
+            let outcome = client.namespace(item.namespace).send(type: item.type, meta: meta, payload: payload)
             result.sent[key, default: 0] += 1
             if let reportID = outcome.reportID {
                 result.accepted[key, default: 0] += 1

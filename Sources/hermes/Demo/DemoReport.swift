@@ -1,5 +1,6 @@
 import HermesHarness
 import Foundation
+import HermesWire
 
 /// The final table of `hermes demo`: per namespace and type, what the app sent and what the
 /// collector stored, with the bytes on the wire and the compression ratio per namespace.
@@ -22,9 +23,8 @@ struct DemoReport {
             sessions.formUnion(records?.compactMap(\.sessionID) ?? [])
             users.formUnion(records?.compactMap(\.userID) ?? [])
             let keys = result.sent.keys.filter { $0.namespace == namespace }.sorted()
-            let prefix = namespace == "hermes" ? "" : "\(namespace)-"
             for key in keys {
-                let stored = records.map { list in list.filter { $0.monitorType == prefix + key.type }.count }
+                let stored = records.map { list in list.filter { $0.monitorType == RecordNamespace.storedType(key.type, in: namespace) }.count }
                 table.add([namespace, key.type, "\(result.sent[key] ?? 0)", "\(result.accepted[key] ?? 0)", stored.map(String.init) ?? "?", "", ""])
             }
             let accepted = result.acceptedIDs[namespace] ?? []

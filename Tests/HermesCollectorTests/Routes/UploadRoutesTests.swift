@@ -45,6 +45,17 @@ struct UploadRoutesTests {
         #expect(events.map(\.payload) == [Array("0 main SIGSEGV".utf8), nil])
     }
 
+    @Test func eachRecordIsStampedWithTheCollectorsClockAtArrival() async throws {
+        var fixture = try CollectorFixture()
+        fixture.configuration.wallClock = { 1_765_432_100_000 }
+        let v2 = try #require(try CollectorFixture.formats()["v2-gcm"])
+        let body = try v2.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("r1", createTime: 10)]))
+        try await fixture.test { client throws in
+            #expect(try await client.upload(body, kind: .meta, version: v2.version).status == .ok)
+        }
+        #expect(try await fixture.storedEvents().map(\.receivedAt) == [1_765_432_100_000])
+    }
+
     @Test func versionIsToldByMagicWhenTheHeaderIsAbsent() async throws {
         let fixture = try CollectorFixture()
         let v2 = try #require(try CollectorFixture.formats()["v2-gcm"])

@@ -71,7 +71,7 @@ struct CollectorFixture {
     ) throws -> [UInt8] {
         let checked: [String: JSONValue] = [
             RecordField.reportID: .string(reportID), RecordField.namespace: .string(namespace), RecordField.monitorType: .string(type),
-            RecordField.createTime: .int(createTime), RecordField.isBusiness: .bool(namespace != "hermes"),
+            RecordField.createTime: .int(createTime), RecordField.isBusiness: .bool(RecordNamespace.isBusiness(namespace)),
         ]
         return try JSONValue.object(checked.merging(extra) { _, extra in extra }).jsonBytes()
     }

@@ -36,7 +36,7 @@ struct JournalRecoveryTests {
         let builder = RecordBuilder(app: .init(name: "Demo", version: "1.2.0", build: "42"),
                                     device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
         for index in 0..<500 {
-            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", isBusiness: false, meta: ["i": .int(Int64(index))], payload: nil)
+            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
             let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
             _ = journal.append(record)
         }

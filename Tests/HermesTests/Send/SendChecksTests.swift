@@ -34,6 +34,23 @@ struct SendChecksTests {
         await client.shutdown()
     }
 
+    @Test func thePrefixHermesSendsToTheMonitoringNamespaceAsNoPrefixDoes() async throws {
+        let harness = Harness()
+        let client = try harness.client(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz])
+        let viaPrefix = client.send(type: "appLag", prefix: "hermes", meta: ["a": 1])
+        let direct = client.send(type: "appLag", meta: ["a": 2])
+        let business = client.send(type: "pay", prefix: "JZ", meta: ["a": 3])
+        #expect(client.send(type: "pay", prefix: "", meta: ["a": 4]).code == .emptyPrefix)
+        try await client.flush()
+        await client.shutdown()
+
+        #expect(viaPrefix.isAccepted && direct.isAccepted && business.isAccepted)
+        let metas = try harness.metas("meta")
+        #expect(metas.map { $0[RecordField.monitorType] } == ["appLag", "appLag", "JZ-pay"])
+        #expect(metas.map { $0[RecordField.isBusiness] } == [false, false, true])
+        #expect(metas.map { $0[RecordField.namespace] } == ["hermes", "hermes", "JZ"])
+    }
+
     @Test func theSampleRateKeepsItsShareOfRecords() async throws {
         let harness = Harness()
         let sampled = NamespaceConfiguration(monitorList: [
