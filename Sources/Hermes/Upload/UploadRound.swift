@@ -53,98 +53,99 @@ struct UploadRound: Sendable {
 
     /// Sends batch after batch of `table` until none is left: one request in flight, the next
     /// batch claimed and encoded while it is, and an acknowledged batch's rows deleted in the
-    /// same trip to the store as the claim after it.
+    /// same trip to the store as the claim after it. However it ends, one cleanup puts back
+    /// the batches claimed but not delivered and deletes the rows the collector acknowledged.
     /// - Returns: how the round ends, or `nil` when the table is done.
     private func send(_ table: StoreSchema.Table, endpoint: URL, summary: inout UploadSummary,
                       batchSize: inout BatchSize) async -> (UploadSummary.Outcome, Wait?)? {
-        var next: Prepared?
-        var delivered: ClaimedBatch?
+        let held = HeldBatches()
+        var ending: (UploadSummary.Outcome, Wait?)?
         do {
-            next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: nil)
-            while let current = next {
-                next = nil
-                if Task.isCancelled {
-                    await release(current)
-                    try await finish(delivered)
-                    return (.cancelled, nil)
-                }
-                guard summary.requests < Self.maxRequests else {
-                    await release(current)
-                    break
-                }
-                if status == .metered, try await !trafficWindow().allows(limitBytes: configuration.maxFlowBytes) {
-                    await release(current)
-                    try await finish(delivered)
-                    return (.quotaExceeded, nil)
-                }
-                summary.requests += 1
-                summary.bytesSent += current.request.body.count
-                if status == .metered {
-                    // Cellular bytes count whether or not the request succeeds.
-                    let window = try await trafficWindow().adding(current.request.body.count, at: context.wallClock())
-                    try await context.writer.perform { [namespace] in try $0.saveTrafficWindow(window, namespace: namespace) }
-                }
-                async let answer = context.transport.send(current.request)
-                // Claimed meanwhile, the next batch leaves out the rows in flight.
-                var upcoming: Prepared?
-                var upcomingFailure: (any Error)?
-                do {
-                    upcoming = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
-                    delivered = nil
-                } catch {
-                    upcomingFailure = error
-                }
-                let response: TransportResponse
-                do {
-                    response = try await answer
-                } catch {
-                    await release(current, upcoming)
-                    try await finish(delivered)
-                    if Task.isCancelled { return (.cancelled, nil) }
-                    return (.retryLater(reason: "\(error)"), .retry(after: nil))
-                }
-                let action = ResponseAction(response)
-                guard case .delivered(let rejected) = action else {
-                    await release(current, upcoming)
-                    let failure = "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
-                    if let ending = settle(refused: action, rows: current.batch.rows.count, failure: failure, batchSize: &batchSize) {
-                        try await finish(delivered)
-                        return ending
-                    }
-                    next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
-                    delivered = nil
-                    continue
-                }
-                let rejections = current.batch.rejections(rejected)
-                summary.recordsSent += current.batch.rows.count - rejections.count
-                summary.recordsRejected += rejections.count
-                if !rejections.isEmpty { reportRejections(rejections) }
-                if let upcomingFailure {
-                    try await finish(delivered)
-                    try await finish(current.batch)
-                    throw upcomingFailure
-                }
-                delivered = current.batch
-                next = upcoming
-                let rows = batchSize.rows(maxItem: configuration.maxItem)
-                batchSize.wasDelivered(maxItem: configuration.maxItem)
-                if batchSize.rows(maxItem: configuration.maxItem) > rows, let smaller = next {
-                    // Batches grow back after a 413: the next one was claimed at the old size.
-                    await release(smaller)
-                    next = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: delivered)
-                    delivered = nil
-                }
-            }
-            try await finish(delivered)
-            return nil
+            ending = try await pump(table, endpoint: endpoint, held: held, summary: &summary, batchSize: &batchSize)
+            for batch in held.takeAcknowledged() { try await finish(batch) }
         } catch {
-            await release(next)
-            // The collector has these rows; if they cannot be deleted now they are sent again
-            // later, and the collector keeps each record once.
-            try? await finish(delivered)
-            if error is CancellationError { return (.cancelled, nil) }
-            return (.retryLater(reason: "\(error)"), .retry(after: nil))
+            ending = error is CancellationError ? (.cancelled, nil) : (.retryLater(reason: "\(error)"), .retry(after: nil))
         }
+        for batch in held.takeClaimed() { await release(batch) }
+        // The collector has these rows; if they cannot be deleted now they are sent again
+        // later, and the collector keeps each record once.
+        for batch in held.takeAcknowledged() { try? await finish(batch) }
+        return ending
+    }
+
+    /// The sending loop of ``send(_:endpoint:summary:batchSize:)``, which holds every batch it
+    /// claims or sees acknowledged in `held` until it is delivered and deleted.
+    private func pump(_ table: StoreSchema.Table, endpoint: URL, held: HeldBatches, summary: inout UploadSummary,
+                      batchSize: inout BatchSize) async throws -> (UploadSummary.Outcome, Wait?)? {
+        var next = try await claim(table, batchSize: &batchSize, endpoint: endpoint, held: held)
+        while let current = next {
+            next = nil
+            if Task.isCancelled { return (.cancelled, nil) }
+            guard summary.requests < Self.maxRequests else { return nil }
+            if status == .metered, try await !trafficWindow().allows(limitBytes: configuration.maxFlowBytes) {
+                return (.quotaExceeded, nil)
+            }
+            summary.requests += 1
+            summary.bytesSent += current.request.body.count
+            if status == .metered {
+                // Cellular bytes count whether or not the request succeeds.
+                let window = try await trafficWindow().adding(current.request.body.count, at: context.wallClock())
+                try await context.writer.perform { [namespace] in try $0.saveTrafficWindow(window, namespace: namespace) }
+            }
+            async let answer = context.transport.send(current.request)
+            // Claimed meanwhile, the next batch leaves out the rows in flight.
+            var upcoming: Prepared?
+            var upcomingFailure: (any Error)?
+            do {
+                upcoming = try await claim(table, batchSize: &batchSize, endpoint: endpoint, held: held)
+            } catch {
+                upcomingFailure = error
+            }
+            let response: TransportResponse
+            do {
+                response = try await answer
+            } catch {
+                if Task.isCancelled { return (.cancelled, nil) }
+                return (.retryLater(reason: "\(error)"), .retry(after: nil))
+            }
+            let action = ResponseAction(response)
+            guard case .delivered(let rejected) = action else {
+                let failure = "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
+                if let ending = settle(refused: action, rows: current.batch.rows.count, failure: failure, batchSize: &batchSize) {
+                    return ending
+                }
+                for batch in held.takeClaimed() { await release(batch) }
+                next = try await claim(table, batchSize: &batchSize, endpoint: endpoint, held: held)
+                continue
+            }
+            held.acknowledge(current.batch)
+            let rejections = current.batch.rejections(rejected)
+            summary.recordsSent += current.batch.rows.count - rejections.count
+            summary.recordsRejected += rejections.count
+            if !rejections.isEmpty { reportRejections(rejections) }
+            if let upcomingFailure { throw upcomingFailure }
+            next = upcoming
+            let rows = batchSize.rows(maxItem: configuration.maxItem)
+            batchSize.wasDelivered(maxItem: configuration.maxItem)
+            if batchSize.rows(maxItem: configuration.maxItem) > rows, next != nil {
+                // Batches grow back after a 413: the next one was claimed at the old size.
+                for batch in held.takeClaimed() { await release(batch) }
+                next = try await claim(table, batchSize: &batchSize, endpoint: endpoint, held: held)
+            }
+        }
+        return nil
+    }
+
+    /// Claims and encodes the next batch of `table` (``prepare(_:batchSize:endpoint:deleting:)``),
+    /// deleting in the same trip the rows of the batch `held` last saw acknowledged, and holds
+    /// what it claimed.
+    private func claim(_ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
+                       held: HeldBatches) async throws -> Prepared? {
+        let deleting = held.lastAcknowledged
+        let prepared = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: deleting)
+        if deleting != nil { held.forgetLastAcknowledged() }
+        if let prepared { held.hold(prepared.batch) }
+        return prepared
     }
 
     /// Deletes the rows of a batch the collector acknowledged.
@@ -230,11 +231,6 @@ struct UploadRound: Sendable {
                 throw error
             }
         }
-    }
-
-    /// Puts claimed batches back, to be claimed again.
-    private func release(_ prepared: Prepared?...) async {
-        for batch in prepared.compactMap({ $0?.batch }) { await release(batch) }
     }
 
     private func release(_ batch: ClaimedBatch) async {
