@@ -158,7 +158,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
-        // An app-sized process (only the SDK linked) for the memory figure of `hermes bench store`.
+        // An app-sized process (it runs only the SDK; the harness gives it the workload) for the
+        // memory figure of `hermes bench store` and the device side of `hermes bench e2e`.
         .executableTarget(
             name: "hermes-burst-probe",
             dependencies: ["Hermes", "HermesHarness"],

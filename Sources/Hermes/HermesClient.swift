@@ -21,7 +21,7 @@ import Synchronization
 /// ```
 public final class HermesClient: Sendable {
     /// The SDK's version, sent as `SDK_VERSION`.
-    public static let sdkVersion = "0.1.0"
+    public static let sdkVersion = HermesVersion.current
 
     let configuration: Configuration
     let logger: Logger

@@ -1,5 +1,5 @@
 // `hermes-burst-probe --storage <dir> --records <n> [--collector <url>]`: an app-sized process
-// (it links only the SDK) in which `hermes bench store` measures the resident memory of a burst
+// (it runs only the SDK; the harness it links gives it the workload and starts nothing) in which `hermes bench store` measures the resident memory of a burst
 // and `hermes bench e2e` the device's side of delivery. It sends `n` five-property events as
 // fast as it can on one thread and flushes; with a collector it then uploads until every record
 // is delivered. It prints `rss <bytes when the burst began> <peak bytes since>` and, with a

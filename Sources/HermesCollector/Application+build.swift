@@ -1,5 +1,5 @@
-public import Hummingbird
 import HermesWire
+public import Hummingbird
 public import Logging
 import NIOCore
 import ServiceLifecycle

@@ -1,5 +1,5 @@
-public import Hummingbird
 public import HermesWire
+public import Hummingbird
 
 /// The error every HermesCollector operation throws: a code to match on, a message for people,
 /// and the HTTP status a request that caused it is answered with.

@@ -2,9 +2,9 @@ public import Foundation
 public import HermesTransport
 import HermesWire
 
-/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes ``Hermes/Transport``.
+/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes ``HermesTransport/Transport``.
 ///
-/// The default, ``Hermes/PlatformTransport``, is the one the reporting SDK uses: `URLSession` on
+/// The default, ``HermesTransport/PlatformTransport``, is the one the reporting SDK uses: `URLSession` on
 /// Apple platforms and for `https://`, and plain sockets for `http://` on Linux (no libcurl work per
 /// request). Pass the transport the app already gives its `HermesClient` to share its settings.
 ///

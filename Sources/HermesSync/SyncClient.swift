@@ -3,11 +3,11 @@ public import HermesWire
 import Synchronization
 
 /// A device's side of record sync: the whole shared data set in a local SQLite database, local
-/// writes that work offline, and ``sync()`` to exchange changes with the server.
+/// writes that work offline, and ``sync(maximumExchanges:)`` to exchange changes with the server.
 ///
 /// - A ``write(_:)`` saves its changes and queues them as one change set in the same
 ///   transaction: a queued change survives the app being killed.
-/// - ``sync()`` sends the queued change sets (one request in flight), applies each answer in one
+/// - ``sync(maximumExchanges:)`` sends the queued change sets (one request in flight), applies each answer in one
 ///   transaction (server ids, missed change sets, conflicts, and the new revision last), and asks
 ///   again while the server has more.
 /// - ``events`` tells the app what changed and which of its changes were refused.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import HermesHarness
+import HermesWire
 
 /// The `hermes` command line: thin commands over the Hermes libraries.
 @main
@@ -7,6 +7,7 @@ struct HermesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hermes",
         abstract: "Hermes: durable, encrypted data reporting for Swift apps, and its collector.",
+        version: HermesVersion.current,
         subcommands: [BenchCommand.self, CollectorCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self, KeysCommand.self, SyncCommand.self, TortureCommand.self]
     )
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
 import Hermes
+import HermesHarness
 
 /// `hermes inspect <storageDirectory>`: what a client's store holds.
 struct InspectCommand: ParsableCommand {

@@ -1,8 +1,8 @@
 import Foundation
 @testable import Hermes
+@testable import hermes
 import HermesCollector
 import HermesWire
-@testable import hermes
 import Testing
 
 /// Crash capture for real: `hermes-crash-probe` child processes crash, the next start turns

@@ -1,8 +1,8 @@
 import Foundation
 import Hermes
+@testable import hermes
 import HermesCollector
 import HermesWire
-@testable import hermes
 import Testing
 
 /// The crash part of `hermes demo`, against a real loopback collector.

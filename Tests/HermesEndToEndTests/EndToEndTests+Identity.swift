@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 @testable import Hermes
+@testable import hermes
 import HermesCollector
 import HermesWire
-@testable import hermes
 import Testing
 
 /// Identity, properties and sessions as the real collector stores them.

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 @testable import Hermes
+@testable import hermes
 import HermesCollector
 import HermesTestKit
 import HermesWire
-@testable import hermes
 import Testing
 
 /// The real SDK and the real collector over loopback.

@@ -1,6 +1,6 @@
 import Foundation
-import HermesWire
 @testable import HermesHarness
+import HermesWire
 import Testing
 
 /// The verdict of the torture commands, and the logs the killed app leaves behind.

@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 import Logging
 
 /// The admin API: `PUT` and `DELETE /v1/admin/namespaces/{name}/config`, each bumping the

@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HermesWire
+import Hummingbird
 
 /// `GET /v1/config`: the configuration document, with an `ETag` of its revision and 304 for a
 /// client that already has it. Open to anyone: the document holds upload settings, no secrets,

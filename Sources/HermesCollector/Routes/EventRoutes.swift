@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 
 /// `GET /v1/events` and `GET /v1/events/count`: stored records by namespace, type and
 /// `CREATE_TIME` range. Registered behind the admin token (``AuthenticationMiddleware``):

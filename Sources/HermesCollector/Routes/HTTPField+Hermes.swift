@@ -1,6 +1,6 @@
+import HermesWire
 package import HTTPTypes
 import Hummingbird
-import HermesWire
 
 extension HTTPField.Name {
     // The names are valid header tokens, fixed at compile time: the unwraps cannot fail.

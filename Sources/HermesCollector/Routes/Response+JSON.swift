@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 
 extension Response {
     /// A response whose body is `bytes`, labelled `Content-Type: application/json`.

@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 
 /// The Hermes headers of an upload request (specification §6), read and checked.
 struct UploadHeaders: Sendable {

@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 import Logging
 
 /// `POST /v1/upload/meta` and `POST /v1/upload/payload`, behind the app key check

@@ -1,5 +1,5 @@
-import Hummingbird
 import HermesWire
+import Hummingbird
 import Logging
 
 /// `POST /v1/sync`, behind the app key check (``AuthenticationMiddleware``): reads a

@@ -5,7 +5,7 @@ package import HermesWire
 package import Logging
 
 /// `hermes bench e2e`: delivery from an app to a collector on loopback, each end with its own
-/// file-backed store. The app is `hermes-burst-probe`, a process that links only the SDK, so its
+/// file-backed store. The app is `hermes-burst-probe`, a process that runs only the SDK, so its
 /// CPU time and resident memory are the SDK's (it posts with the default `PlatformTransport`): it sends `records` events as fast as it can, and
 /// the clock runs from its first `send` until the collector acknowledged (and so committed) the
 /// last record. Also the collector's own ingest rate when batches are posted to it directly.

@@ -161,9 +161,9 @@ package struct StoreBenchmark {
         package var peak: Double
     }
 
-    /// Runs `hermes-burst-probe` (an executable that links only the SDK, beside `hermes`): an
-    /// app-sized process of its own, whose figure neither the CLI's own code (NIO, the
-    /// collector) nor the heap the other measurements leave behind can inflate.
+    /// Runs `hermes-burst-probe` (beside `hermes`; it runs only the SDK, with the harness's
+    /// workload): an app-sized process of its own, whose figure neither the CLI's own work (NIO,
+    /// the collector) nor the heap the other measurements leave behind can inflate.
     private func burstMemory() async throws -> BurstMemory {
         let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-burst-\(UUID().uuidString)")

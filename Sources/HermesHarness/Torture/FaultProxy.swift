@@ -2,8 +2,8 @@ package import Foundation
 package import Hermes
 package import HermesWire
 package import HTTPTypes
-package import Logging
 package import Hummingbird
+package import Logging
 package import NIOCore
 
 /// A proxy on 127.0.0.1 in front of a collector: configuration requests pass through, uploads

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import HermesCollector
+import HermesHarness
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no

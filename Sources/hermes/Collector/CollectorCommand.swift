@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 
 /// `hermes collector …`: run the Hermes collector server.
 struct CollectorCommand: AsyncParsableCommand {

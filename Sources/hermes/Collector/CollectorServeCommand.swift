@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
 import HermesCollector
 import HermesCollectorPostgres

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
 
 /// Secrets read from files, so that they never show in `ps` or a shell's history.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 import Configuration
 import Foundation
 import HermesCollector

@@ -1,6 +1,6 @@
-import HermesHarness
 import Foundation
 import Hermes
+import HermesHarness
 import HermesWire
 import Logging
 

@@ -1,8 +1,8 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
 import Hermes
 import HermesCollector
+import HermesHarness
 import HermesWire
 import Logging
 

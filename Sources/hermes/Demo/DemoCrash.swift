@@ -1,7 +1,7 @@
-import HermesHarness
 import Foundation
 import Hermes
 import HermesCollector
+import HermesHarness
 import HermesWire
 import Logging
 

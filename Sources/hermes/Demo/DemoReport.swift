@@ -1,5 +1,5 @@
-import HermesHarness
 import Foundation
+import HermesHarness
 import HermesWire
 
 /// The final table of `hermes demo`: per namespace and type, what the app sent and what the

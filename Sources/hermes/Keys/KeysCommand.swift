@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 
 /// `hermes keys`: key material for the collector and the apps.
 struct KeysCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import Crypto
+import HermesHarness
 
 /// `hermes keys generate --hpke | --aes-gcm | --v1`: new random key material, printed with the
 /// matching `collector serve` options and the SDK's line.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 
 /// `hermes sync`: record sync between devices through the collector's `/v1/sync`.
 struct SyncCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import HermesCollector
+import HermesHarness
 import HermesSync
 import HermesWire
 

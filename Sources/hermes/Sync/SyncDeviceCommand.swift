@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
+import HermesHarness
 import HermesSync
 import HermesWire
 

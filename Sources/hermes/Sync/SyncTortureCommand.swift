@@ -1,7 +1,7 @@
 import ArgumentParser
+import Foundation
 import HermesCollector
 import HermesHarness
-import Foundation
 
 /// `hermes sync torture --devices N --seconds S [--seed N] [--json]`.
 struct SyncTortureCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
+import HermesHarness
 import HermesWire
 
 /// `hermes torture burst [--records N] [--runs R] [--seed S] [--json]`.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
+import HermesHarness
 import HermesWire
 
 /// `hermes torture crash --runs N [--seed S] [--json]`.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import HermesHarness
 import Foundation
+import HermesHarness
 import HermesWire
 
 /// `hermes torture faults [--records N] [--rate R] [--seed S] [--json]`.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import HermesHarness
 
 /// `hermes torture`: harnesses that try to break the delivery promise — a record that `send`
 /// accepted reaches the collector and is stored exactly once.
