@@ -8,7 +8,7 @@ let package = Package(
     name: "HermesFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "Hermes", path: ".."),
+        .package(name: "Hermes", path: "..")
     ],
     targets: [
         // The declaration of libFuzzer's driver, which the harness's `main` hands over to.

@@ -107,10 +107,12 @@ public final class HermesClient: Sendable {
         self.engine = engine
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
         // Weak: the engine holds the service, which would otherwise hold the engine.
-        configurationService.applyObserver.withLock { $0 = { [weak engine] changed in
-            engine?.reschedule(changed)
-            await engine?.configurationRefreshed()
-        } }
+        configurationService.applyObserver.withLock {
+            $0 = { [weak engine] changed in
+                engine?.reschedule(changed)
+                await engine?.configurationRefreshed()
+            }
+        }
         shutdownHooks.add { [weak self] in self?.endSession() }
     }
 
@@ -129,10 +131,11 @@ public final class HermesClient: Sendable {
     public func start() {
         let starting = tasks.withLock { tasks in
             guard lifecycle.compareExchange(expected: .created, desired: .started, ordering: .acquiringAndReleasing).exchanged else { return false }
-            tasks.append(Task {
-                guard await self.housekeep() else { return }
-                self.engine.ready()
-            })
+            tasks.append(
+                Task {
+                    guard await self.housekeep() else { return }
+                    self.engine.ready()
+                })
             return true
         }
         if starting {
@@ -244,9 +247,11 @@ public final class HermesClient: Sendable {
 
     func reject(_ error: HermesError, _ input: RecordBuilder.Input) -> SendOutcome {
         let level: Logger.Level = error.code == .sampledOut || error.code == .droppedByHook ? .debug : .warning
-        logger.log(level: level, "hermes: record rejected", metadata: [
-            "namespace": "\(input.namespace)", "type": "\(input.type)", "code": "\(error.code)", "reason": "\(error.message)",
-        ])
+        logger.log(
+            level: level, "hermes: record rejected",
+            metadata: [
+                "namespace": "\(input.namespace)", "type": "\(input.type)", "code": "\(error.code)", "reason": "\(error.message)",
+            ])
         return .rejected(error)
     }
 

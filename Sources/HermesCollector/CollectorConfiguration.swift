@@ -61,7 +61,7 @@ public struct CollectorConfiguration: Sendable {
     ///   - keyring: the ciphers upload bodies may be sealed with.
     ///   - maxBodyBytes: the largest request body accepted (default 4 MiB).
     ///   - maxBlockBytes: the most bytes one packet block may decompress to (default 16 MiB).
-    ///   - initialConfiguration: the document served when the store holds none (default ``ConfigurationDocument/builtIn``).
+    ///   - initialConfiguration: the document served when the store holds none (default `ConfigurationDocument/builtIn`).
     ///   - recordRule: the deployment's own check on each record (default none).
     public init(
         host: String = "127.0.0.1",

@@ -5,7 +5,7 @@ public import Hummingbird
 /// and the HTTP status a request that caused it is answered with.
 ///
 /// A route that throws a `CollectorError` answers with ``status`` and the JSON body
-/// `{"error":"<code>","reason":"<message>","scope":"packet"|"request"}` (``CollectorRefusal``).
+/// `{"error":"<code>","reason":"<message>","scope":"packet"|"request"}` (`CollectorRefusal`).
 /// Messages never contain keys, tokens, payload bytes or meta values, so an error can be logged
 /// and returned as it is.
 ///
@@ -16,7 +16,7 @@ public import Hummingbird
 public struct CollectorError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can grow new cases without breaking callers.
     ///
-    /// Codes from decoding a packet keep the ``HermesWireError/Code`` name
+    /// Codes from decoding a packet keep the `HermesWireError/Code` name
     /// (`truncatedPacket`, `authenticationFailed`, …): see ``packet(_:)``.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: Hashable, Sendable {
@@ -100,7 +100,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - code: what went wrong.
     ///   - message: what happened and what to do.
-    ///   - scope: what a refusal is about (default ``CollectorRefusal/Scope/request``).
+    ///   - scope: what a refusal is about (default `CollectorRefusal/Scope/request`).
     ///   - underlying: the error that caused this one.
     public init(_ code: Code, _ message: String, scope: CollectorRefusal.Scope = .request, underlying: (any Error)? = nil) {
         self.code = code
@@ -112,7 +112,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
     /// Wraps an error HermesWire threw, keeping its code and message.
     /// - Parameters:
     ///   - error: the HermesWire error.
-    ///   - scope: ``CollectorRefusal/Scope/packet`` when it is about an upload's packet.
+    ///   - scope: `CollectorRefusal/Scope/packet` when it is about an upload's packet.
     public init(_ error: HermesWireError, scope: CollectorRefusal.Scope = .request) {
         self.init(.packet(error.code), error.message, scope: scope, underlying: error)
     }

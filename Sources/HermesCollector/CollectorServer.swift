@@ -59,11 +59,12 @@ public final class CollectorServer: Sendable {
                 portContinuation.finish()
             }
         )
-        let group = ServiceGroup(configuration: .init(
-            services: [app],
-            gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [],
-            logger: logger
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app],
+                gracefulShutdownSignals: stopsOnSignals ? [.sigterm, .sigint] : [],
+                logger: logger
+            ))
         let running = Task {
             defer { portContinuation.finish() }
             try await group.run()

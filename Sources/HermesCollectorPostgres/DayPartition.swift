@@ -34,7 +34,8 @@ package struct DayPartition: Hashable, Comparable, Sendable {
     /// The day named by a table name this type made, or `nil` for any other name.
     package init?(tableName: String) {
         guard tableName.hasPrefix("events_"), tableName.count == 15,
-              let digits = Int64(tableName.dropFirst(7)), digits > 0 else { return nil }
+            let digits = Int64(tableName.dropFirst(7)), digits > 0
+        else { return nil }
         let year = digits / 10_000, month = digits / 100 % 100, dayOfMonth = digits % 100
         guard (1...12).contains(month), (1...31).contains(dayOfMonth) else { return nil }
         day = Self.days(year: year, month: month, day: dayOfMonth)

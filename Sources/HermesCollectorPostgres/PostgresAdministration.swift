@@ -33,7 +33,12 @@ package enum PostgresAdministration {
 
     /// `name` if it is a plain lowercase identifier (it is spliced into SQL).
     private static func identifier(_ name: String) throws(CollectorError) -> String {
-        guard !name.isEmpty, name.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }) else {
+        guard !name.isEmpty,
+            name.utf8.allSatisfy({
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || $0 == UInt8(ascii: "_")
+            })
+        else {
             throw CollectorError(.storageFailed, "a database name must be lowercase letters, digits and underscores")
         }
         return name

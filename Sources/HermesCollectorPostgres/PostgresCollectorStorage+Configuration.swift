@@ -59,10 +59,11 @@ extension PostgresCollectorStorage {
                         }
                     }
                 }
-            } catch where Task.isCancelled {
+            } catch  where Task.isCancelled {
                 return
             } catch {
-                logger.warning("configuration listener lost; reconnecting", metadata: ["error": "\(PostgresErrors.describe(PostgresErrors.unwrap(error)))"])
+                logger.warning(
+                    "configuration listener lost; reconnecting", metadata: ["error": "\(PostgresErrors.describe(PostgresErrors.unwrap(error)))"])
                 try? await Task.sleep(for: .seconds(1))
             }
         }
@@ -84,7 +85,8 @@ extension PostgresCollectorStorage {
     private static func save(_ document: ConfigurationDocument, on connection: PostgresConnection, logger: Logger) async throws {
         let text = String(decoding: document.jsonBytes(), as: UTF8.self)
         let revision = Int64(document.revision)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO config (id, revision, document) VALUES (1, \(revision), \(text))
             ON CONFLICT (id) DO UPDATE SET revision = excluded.revision, document = excluded.document, saved_at = now()
             """, logger: logger)

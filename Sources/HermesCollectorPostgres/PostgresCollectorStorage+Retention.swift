@@ -40,12 +40,13 @@ extension PostgresCollectorStorage {
             outcome.recordsRemoved += try await PostgresErrors.run("remove the partition \(table)") {
                 let rows = try await estimatedRows(of: table)
                 try await client.withTransaction(logger: logger) { connection in
-                    try await connection.run([
-                        "SET LOCAL lock_timeout = '\(Self.partitionLockTimeout)'",
-                        "LOCK TABLE \(table), events_default IN ACCESS EXCLUSIVE MODE",
-                        "SET LOCAL lock_timeout = '\(Self.detachLockTimeout)'",
-                        "ALTER TABLE events DETACH PARTITION \(table)",
-                    ], logger: logger)
+                    try await connection.run(
+                        [
+                            "SET LOCAL lock_timeout = '\(Self.partitionLockTimeout)'",
+                            "LOCK TABLE \(table), events_default IN ACCESS EXCLUSIVE MODE",
+                            "SET LOCAL lock_timeout = '\(Self.detachLockTimeout)'",
+                            "ALTER TABLE events DETACH PARTITION \(table)",
+                        ], logger: logger)
                 }
                 try await client.query(PostgresQuery(unsafeSQL: "DROP TABLE \(table)"), logger: logger)
                 return rows
@@ -54,7 +55,8 @@ extension PostgresCollectorStorage {
             logger.info("day partition dropped", metadata: ["table": "\(table)"])
         }
         outcome.recordsRemoved += try await PostgresErrors.run("remove old records of the default partition") {
-            let rows = try await client.query("WITH gone AS (DELETE FROM events_default WHERE create_time < \(end) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
+            let rows = try await client.query(
+                "WITH gone AS (DELETE FROM events_default WHERE create_time < \(end) RETURNING 1) SELECT count(*) FROM gone", logger: logger)
             var count: Int64 = 0
             for try await value in rows.decode(Int64.self) { count = value }
             return Int(count)
@@ -79,12 +81,14 @@ extension PostgresCollectorStorage {
     /// The planner's row count of `table`, or `nil` while it has never been analysed or vacuumed
     /// (`reltuples` is -1 then).
     private func plannerRows(of table: String) async throws -> Int? {
-        let rows = try await client.query(PostgresQuery(unsafeSQL: """
-            SELECT CASE WHEN relpages = 0 THEN reltuples::float8
-                        ELSE reltuples::float8 / relpages * (pg_relation_size(oid) / current_setting('block_size')::int8)
-                   END
-            FROM pg_class WHERE oid = '\(table)'::regclass AND reltuples >= 0
-            """), logger: logger)
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT CASE WHEN relpages = 0 THEN reltuples::float8
+                                ELSE reltuples::float8 / relpages * (pg_relation_size(oid) / current_setting('block_size')::int8)
+                           END
+                    FROM pg_class WHERE oid = '\(table)'::regclass AND reltuples >= 0
+                    """), logger: logger)
         for try await estimate in rows.decode(Double.self) { return Int(estimate.rounded()) }
         return nil
     }

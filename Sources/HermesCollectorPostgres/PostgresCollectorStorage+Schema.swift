@@ -20,7 +20,8 @@ extension PostgresCollectorStorage {
     /// The day partitions `events` has now.
     package func partitions() async throws(CollectorError) -> Set<DayPartition> {
         try await PostgresErrors.run("list the partitions") {
-            let rows = try await client.query("""
+            let rows = try await client.query(
+                """
                 SELECT c.relname FROM pg_inherits i
                 JOIN pg_class c ON c.oid = i.inhrelid
                 WHERE i.inhparent = 'events'::regclass
@@ -44,12 +45,13 @@ extension PostgresCollectorStorage {
                 let exists = try await connection.query("SELECT to_regclass(\(table)) IS NOT NULL", logger: logger)
                 for try await found in exists.decode(Bool.self) where found { return }
                 let range = "create_time >= \(partition.lowerBound) AND create_time < \(partition.upperBound)"
-                try await connection.run([
-                    "LOCK TABLE events_default IN ACCESS EXCLUSIVE MODE",
-                    "CREATE TABLE \(table) (LIKE events INCLUDING DEFAULTS)",
-                    "WITH moved AS (DELETE FROM events_default WHERE \(range) RETURNING *) INSERT INTO \(table) SELECT * FROM moved",
-                    "ALTER TABLE events ATTACH PARTITION \(table) FOR VALUES FROM (\(partition.lowerBound)) TO (\(partition.upperBound))",
-                ], logger: logger)
+                try await connection.run(
+                    [
+                        "LOCK TABLE events_default IN ACCESS EXCLUSIVE MODE",
+                        "CREATE TABLE \(table) (LIKE events INCLUDING DEFAULTS)",
+                        "WITH moved AS (DELETE FROM events_default WHERE \(range) RETURNING *) INSERT INTO \(table) SELECT * FROM moved",
+                        "ALTER TABLE events ATTACH PARTITION \(table) FOR VALUES FROM (\(partition.lowerBound)) TO (\(partition.upperBound))",
+                    ], logger: logger)
                 logger.info("partition created", metadata: ["table": "\(table)"])
             }
         }

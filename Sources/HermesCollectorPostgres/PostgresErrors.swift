@@ -60,8 +60,12 @@ enum PostgresErrors {
     static func withDeadline(_ limit: Duration, _ action: String, _ work: @escaping @Sendable () async throws -> Void) async throws(CollectorError) {
         do {
             try await withThrowingTaskGroup(of: Bool.self) { group in
-                group.addTask { try await work(); return true }
-                group.addTask { try await Task.sleep(for: limit); return false }
+                group.addTask {
+                    try await work(); return true
+                }
+                group.addTask {
+                    try await Task.sleep(for: limit); return false
+                }
                 let finished = try await group.next() ?? false
                 group.cancelAll()
                 if !finished {

@@ -20,13 +20,15 @@ struct PostgresMigrator {
             try await PostgresErrors.run("migrate \(ledger) to version \(migration.version)") {
                 try await client.withTransaction(logger: logger) { connection in
                     try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.Lock.migrations.rawValue))", logger: logger)
-                    try await connection.query(PostgresQuery(unsafeSQL: """
-                        CREATE TABLE IF NOT EXISTS \(ledger) (
-                            version integer PRIMARY KEY,
-                            name text NOT NULL,
-                            applied_at timestamptz NOT NULL DEFAULT now()
-                        )
-                        """), logger: logger)
+                    try await connection.query(
+                        PostgresQuery(
+                            unsafeSQL: """
+                                CREATE TABLE IF NOT EXISTS \(ledger) (
+                                    version integer PRIMARY KEY,
+                                    name text NOT NULL,
+                                    applied_at timestamptz NOT NULL DEFAULT now()
+                                )
+                                """), logger: logger)
                     var binds = PostgresBindings(capacity: 2)
                     binds.append(migration.version)
                     let applied = try await connection.query(
@@ -38,7 +40,8 @@ struct PostgresMigrator {
                     try await connection.query(
                         PostgresQuery(unsafeSQL: "INSERT INTO \(ledger) (version, name) VALUES ($1, $2)", binds: binds), logger: logger
                     )
-                    logger.notice("schema migrated", metadata: ["ledger": "\(ledger)", "version": "\(migration.version)", "name": "\(migration.name)"])
+                    logger.notice(
+                        "schema migrated", metadata: ["ledger": "\(ledger)", "version": "\(migration.version)", "name": "\(migration.name)"])
                 }
             }
         }

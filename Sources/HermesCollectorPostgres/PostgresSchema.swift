@@ -20,34 +20,37 @@ enum PostgresSchema {
 
     /// Each migration's version, name and statements (one statement per string).
     static let migrations: [PostgresMigrator.Migration] = [
-        (1, "events partitioned by day, config", [
-            """
-            CREATE TABLE events (
-                id bigserial NOT NULL,
-                namespace text NOT NULL,
-                report_id text NOT NULL,
-                monitor_type text NOT NULL,
-                create_time bigint NOT NULL,
-                meta text NOT NULL,
-                payload bytea,
-                device_id text,
-                batch_id text,
-                received_at bigint NOT NULL,
-                UNIQUE (namespace, report_id, create_time)
-            ) PARTITION BY RANGE (create_time)
-            """,
-            "CREATE TABLE events_default PARTITION OF events DEFAULT",
-            "CREATE INDEX events_by_type_and_time ON events (namespace, monitor_type, create_time, id)",
-            "CREATE INDEX events_by_time ON events (create_time, id)",
-            """
-            CREATE TABLE config (
-                id integer PRIMARY KEY CHECK (id = 1),
-                revision bigint NOT NULL,
-                document text NOT NULL,
-                saved_at timestamptz NOT NULL DEFAULT now()
-            )
-            """,
-        ]),
+        (
+            1, "events partitioned by day, config",
+            [
+                """
+                CREATE TABLE events (
+                    id bigserial NOT NULL,
+                    namespace text NOT NULL,
+                    report_id text NOT NULL,
+                    monitor_type text NOT NULL,
+                    create_time bigint NOT NULL,
+                    meta text NOT NULL,
+                    payload bytea,
+                    device_id text,
+                    batch_id text,
+                    received_at bigint NOT NULL,
+                    UNIQUE (namespace, report_id, create_time)
+                ) PARTITION BY RANGE (create_time)
+                """,
+                "CREATE TABLE events_default PARTITION OF events DEFAULT",
+                "CREATE INDEX events_by_type_and_time ON events (namespace, monitor_type, create_time, id)",
+                "CREATE INDEX events_by_time ON events (create_time, id)",
+                """
+                CREATE TABLE config (
+                    id integer PRIMARY KEY CHECK (id = 1),
+                    revision bigint NOT NULL,
+                    document text NOT NULL,
+                    saved_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+            ]
+        )
     ]
 
     /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of

@@ -28,10 +28,12 @@ struct PostgresSyncApplier {
         guard let state else { throw CollectorError(.storageFailed, "the sync state row is missing") }
         // A statement of its own, after the lock: its snapshot holds what the applies before committed.
         var recorded: (outcome: String?, lastSequence: Int64?) = (nil, nil)
-        for try await row in try await connection.query("""
+        for try await row in try await connection.query(
+            """
             SELECT (SELECT outcome FROM sync_outcomes WHERE client_id = \(clientID) AND sequence = \(planner.sequence)),
                    (SELECT max(sequence) FROM sync_outcomes WHERE client_id = \(clientID))
-            """, logger: logger).decode((String?, Int64?).self) { recorded = row }
+            """, logger: logger
+        ).decode((String?, Int64?).self) { recorded = row }
         if let outcome = recorded.outcome { return try SyncChangeSet(json: JSONValue(parsing: Array(outcome.utf8))) }
 
         var result: Result<SyncChangeSet, SyncRefusal>
@@ -53,7 +55,8 @@ struct PostgresSyncApplier {
         case .failure(let refusal): outcome = planner.refused(refusal, stored: try await stored(planner.keys(answering: refusal)))
         }
         let text = try outcome.jsonString()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO sync_outcomes (client_id, sequence, revision, outcome, received_at)
             VALUES (\(clientID), \(planner.sequence), \(outcome.revision), \(text), \(now))
             """, logger: logger)
@@ -64,14 +67,16 @@ struct PostgresSyncApplier {
     private func write(revision: Int64, nextID: Int64) async throws -> SyncChangeSet {
         let write = try planner.write(revision: revision, nextID: nextID, current: try await stored(planner.basedOnKeys))
         let keys = write.entries.map(\.record.key)
-        try await connection.query("""
+        try await connection.query(
+            """
             DELETE FROM sync_references
             WHERE (type, id) IN (SELECT * FROM unnest(\(keys.map(\.type))::text[], \(keys.map(\.id))::int8[]))
             """, logger: logger)
         let live = write.entries.map(\.record).filter { !$0.isDeleted }
         if !live.isEmpty {
             let attributes = try live.map { try $0.storedAttributes ?? "{}" }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO sync_records (type, id, revision, created, attributes)
                 SELECT r.type, r.id, \(revision), \(revision), r.attributes
                 FROM unnest(\(live.map(\.type))::text[], \(live.map(\.id))::int8[], \(attributes)::text[]) AS r(type, id, attributes)
@@ -80,7 +85,8 @@ struct PostgresSyncApplier {
         }
         let deleted = write.deletedKeys
         if !deleted.isEmpty {
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE sync_records s SET attributes = NULL, deleted_at = \(now), revision = \(revision)
                 FROM unnest(\(deleted.map(\.type))::text[], \(deleted.map(\.id))::int8[]) AS d(type, id)
                 WHERE s.type = d.type AND s.id = d.id
@@ -88,7 +94,8 @@ struct PostgresSyncApplier {
         }
         if !write.references.isEmpty {
             let references = write.references
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO sync_references (target_type, target_id, type, id)
                 SELECT * FROM unnest(\(references.map(\.target.type))::text[], \(references.map(\.target.id))::int8[],
                                      \(references.map(\.source.type))::text[], \(references.map(\.source.id))::int8[])
@@ -106,7 +113,8 @@ struct PostgresSyncApplier {
     /// The referrers of each of `keys`, by type and id, at most ``SyncApplyPlanner/referrersShown`` each.
     private func referrers(of keys: [SyncRecordKey]) async throws -> [SyncRecordKey: [SyncRecordKey]] {
         guard !keys.isEmpty else { return [:] }
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT d.type, d.id, r.type, r.id
             FROM unnest(\(keys.map(\.type))::text[], \(keys.map(\.id))::int8[]) AS d(type, id)
             CROSS JOIN LATERAL (
@@ -125,7 +133,8 @@ struct PostgresSyncApplier {
     /// The stored state (tombstones included) of those of `keys` that exist.
     private func stored(_ keys: [SyncRecordKey]) async throws -> [SyncRecordKey: SyncRecord] {
         guard !keys.isEmpty else { return [:] }
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT s.type, s.id, s.revision, s.attributes
             FROM sync_records s JOIN unnest(\(keys.map(\.type))::text[], \(keys.map(\.id))::int8[]) AS k(type, id)
                  ON s.type = k.type AND s.id = k.id

@@ -97,11 +97,14 @@ public final class PostgresSyncStorage: SyncStorage {
                 ).decode((Int64, Int64).self) { state = row }
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state.horizon, current: state.revision)
                 var end = state.revision
-                for try await revision in try await connection.query("""
+                for try await revision in try await connection.query(
+                    """
                     SELECT revision FROM sync_records WHERE revision > \(plan.position) ORDER BY revision LIMIT 1 OFFSET \(max(0, limit - 1))
-                    """, logger: logger).decode(Int64.self) { end = revision }
+                    """, logger: logger
+                ).decode(Int64.self) { end = revision }
                 // Tombstones too, even in a full copy (see SQLiteSyncStorage).
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT type, id, revision, created, attributes FROM sync_records
                     WHERE revision > \(plan.position) AND revision <= \(end) ORDER BY revision, type, id
                     """, logger: logger)
@@ -121,10 +124,12 @@ public final class PostgresSyncStorage: SyncStorage {
                 try await connection.query("SELECT 1 FROM sync_state WHERE id = 1 FOR UPDATE", logger: logger)
                 var removed = 0
                 var newest: Int64?
-                for try await row in try await connection.query("""
+                for try await row in try await connection.query(
+                    """
                     WITH gone AS (DELETE FROM sync_records WHERE deleted_at IS NOT NULL AND deleted_at < \(cutoff) RETURNING revision)
                     SELECT count(*), max(revision) FROM gone
-                    """, logger: logger).decode((Int64, Int64?).self) {
+                    """, logger: logger
+                ).decode((Int64, Int64?).self) {
                     removed = Int(row.0)
                     newest = row.1
                 }
@@ -132,7 +137,8 @@ public final class PostgresSyncStorage: SyncStorage {
                     try await connection.query("UPDATE sync_state SET horizon = GREATEST(horizon, \(newest)) WHERE id = 1", logger: logger)
                 }
                 // Each device's last outcome stays: it tells a sequence sent again from one never seen.
-                try await connection.query("""
+                try await connection.query(
+                    """
                     DELETE FROM sync_outcomes o WHERE received_at < \(cutoff)
                     AND sequence < (SELECT max(sequence) FROM sync_outcomes m WHERE m.client_id = o.client_id)
                     """, logger: logger)

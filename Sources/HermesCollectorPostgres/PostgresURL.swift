@@ -15,8 +15,8 @@ struct PostgresURL: Sendable {
     /// - Throws: ``CollectorError/Code/storageFailed`` for a URL that is not a PostgreSQL URL.
     init(_ text: String) throws(CollectorError) {
         guard let components = URLComponents(string: text),
-              let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme),
-              let host = components.host, !host.isEmpty
+            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme),
+            let host = components.host, !host.isEmpty
         else {
             throw CollectorError(.storageFailed, "the storage URL must look like postgres://user:password@host:5432/database")
         }

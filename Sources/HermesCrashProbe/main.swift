@@ -37,18 +37,20 @@ func option(_ name: String) -> String? {
 }
 
 guard let storage = option("--storage"), let crash = option("--crash") else {
-    FileHandle.standardError.write(Data("usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]\n".utf8))
     exit(2)
 }
 if let marker = option("--chain") {
     _ = hermes_crash_testing_install_marker_handler(marker)
 }
-let client = try HermesClient(configuration: .init(
-    storageDirectory: URL(fileURLWithPath: storage),
-    app: .init(name: "CrashProbe", version: "1.0.0", build: "1"),
-    credentials: .init(appKey: "crash-probe", wireFormat: .v2(try AESGCMCipher(key: [UInt8](repeating: 7, count: 16), keyID: 1))),
-    uploadStartDelay: .seconds(3_600)
-))
+let client = try HermesClient(
+    configuration: .init(
+        storageDirectory: URL(fileURLWithPath: storage),
+        app: .init(name: "CrashProbe", version: "1.0.0", build: "1"),
+        credentials: .init(appKey: "crash-probe", wireFormat: .v2(try AESGCMCipher(key: [UInt8](repeating: 7, count: 16), keyID: 1))),
+        uploadStartDelay: .seconds(3_600)
+    ))
 client.start()
 // Like an app that lives a moment: an earlier run's report is sent (into the journal) first.
 await client.crashReportingPass().value

@@ -45,8 +45,10 @@ public struct HermesLogHandler: LogHandler {
     ///   - persister: the client's persister, shared by all its handlers.
     ///   - logLevel: the lowest level passed on; `nil` uses the persister's `persistLevel`.
     ///   - metadataProvider: contextual metadata, as in every handler.
-    public init(label: String, persister: LogPersister, logLevel: Logger.Level? = nil,
-                metadataProvider: Logger.MetadataProvider? = nil) {
+    public init(
+        label: String, persister: LogPersister, logLevel: Logger.Level? = nil,
+        metadataProvider: Logger.MetadataProvider? = nil
+    ) {
         self.label = label
         self.persister = persister
         self.logLevel = logLevel ?? persister.configuration.persistLevel

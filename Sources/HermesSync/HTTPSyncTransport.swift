@@ -2,9 +2,9 @@ public import Foundation
 public import HermesTransport
 import HermesWire
 
-/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes ``HermesTransport/Transport``.
+/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes `Transport`.
 ///
-/// The default, ``HermesTransport/PlatformTransport``, is the one the reporting SDK uses: `URLSession` on
+/// The default, `PlatformTransport`, is the one the reporting SDK uses: `URLSession` on
 /// Apple platforms and for `https://`, and plain sockets for `http://` on Linux (no libcurl work per
 /// request). Pass the transport the app already gives its `HermesClient` to share its settings.
 ///
@@ -39,9 +39,10 @@ public struct HTTPSyncTransport: SyncTransport {
     }
 
     public func exchange(_ request: [UInt8]) async throws -> [UInt8] {
-        let response = try await transport.send(TransportRequest(
-            method: "POST", url: url, headers: ["Content-Type": "application/json", HermesHeader.appKey: appKey], body: request, timeout: timeout
-        ))
+        let response = try await transport.send(
+            TransportRequest(
+                method: "POST", url: url, headers: ["Content-Type": "application/json", HermesHeader.appKey: appKey], body: request, timeout: timeout
+            ))
         guard response.status == 200 else { throw Failure(status: response.status) }
         return response.body
     }

@@ -24,10 +24,11 @@ struct SyncAnswerApplier {
                     try tables.save(entry.record, in: db)
                     changed.append(key(entry.record))
                 }
-                report.conflicts.append(SyncConflict(
-                    sequence: sequence, reason: outcome.reason.flatMap(SyncConflictReason.init(rawValue:)),
-                    sent: sent, server: outcome.entries.map(\.record)
-                ))
+                report.conflicts.append(
+                    SyncConflict(
+                        sequence: sequence, reason: outcome.reason.flatMap(SyncConflictReason.init(rawValue:)),
+                        sent: sent, server: outcome.entries.map(\.record)
+                    ))
             } else {
                 try applyAccepted(outcome, sent: sent, changed: &changed)
                 report.applied.append(sequence)

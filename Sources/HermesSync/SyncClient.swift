@@ -95,10 +95,12 @@ public final class SyncClient: Sendable {
     ///   or ``SyncError/Code/invalidAnswer`` (the answers applied before stay applied).
     @discardableResult
     public func sync(maximumExchanges: Int = 10_000) async throws(SyncError) -> SyncReport {
-        guard inFlight.withLock({ busy in
-            defer { busy = true }
-            return !busy
-        }) else { throw SyncError(.busy, "a sync is in flight; wait for it") }
+        guard
+            inFlight.withLock({ busy in
+                defer { busy = true }
+                return !busy
+            })
+        else { throw SyncError(.busy, "a sync is in flight; wait for it") }
         defer { inFlight.withLock { $0 = false } }
         var report = SyncReport()
         for _ in 0..<max(1, maximumExchanges) {

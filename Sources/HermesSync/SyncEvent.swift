@@ -17,7 +17,7 @@ public enum SyncEvent: Sendable, Hashable {
 public struct SyncConflict: Sendable, Hashable {
     /// The change set's sequence on this device.
     public var sequence: Int64
-    /// Why (``HermesWire/SyncConflictReason``).
+    /// Why (`SyncConflictReason`).
     public var reason: SyncConflictReason?
     /// What the device had sent.
     public var sent: SyncChangeSet
@@ -33,7 +33,7 @@ public struct SyncConflict: Sendable, Hashable {
     }
 }
 
-/// What one ``SyncClient/sync()`` did.
+/// What one ``SyncClient/sync(maximumExchanges:)`` did.
 public struct SyncReport: Sendable, Hashable {
     /// Requests sent.
     public var exchanges = 0

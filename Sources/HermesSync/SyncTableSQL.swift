@@ -38,7 +38,8 @@ struct SyncTableSQL: Sendable {
         let table = Self.quoted(type.name)
         let names = type.attributes.map { Self.quoted($0.name) }
         let columns = type.attributes.map { "\(Self.quoted($0.name)) \(Self.affinity($0.kind))" }
-        create = ["CREATE TABLE IF NOT EXISTS \(table)(id INTEGER PRIMARY KEY, revision INTEGER NOT NULL\(columns.map { ", " + $0 }.joined()))"]
+        create =
+            ["CREATE TABLE IF NOT EXISTS \(table)(id INTEGER PRIMARY KEY, revision INTEGER NOT NULL\(columns.map { ", " + $0 }.joined()))"]
             + type.attributes.filter { $0.referencedType != nil }.map { attribute in
                 "CREATE INDEX IF NOT EXISTS \(Self.quoted("\(type.name)_\(attribute.name)")) ON \(table)(\(Self.quoted(attribute.name)))"
             }
@@ -47,7 +48,8 @@ struct SyncTableSQL: Sendable {
         revision = "SELECT revision FROM \(table) WHERE id = ?"
         let insert = "INTO \(table)(id, revision\(names.map { ", " + $0 }.joined())) VALUES (?, ?\(String(repeating: ", ?", count: names.count)))"
         save = "INSERT OR REPLACE " + insert
-        saveUnlessNewer = "INSERT " + insert + " ON CONFLICT(id) DO UPDATE SET revision = excluded.revision"
+        saveUnlessNewer =
+            "INSERT " + insert + " ON CONFLICT(id) DO UPDATE SET revision = excluded.revision"
             + names.map { ", \($0) = excluded.\($0)" }.joined() + " WHERE \(table).revision <= excluded.revision"
         delete = "DELETE FROM \(table) WHERE id = ?"
         setRevision = "UPDATE \(table) SET revision = ? WHERE id = ?"

@@ -10,7 +10,9 @@ extension SyncTables {
     /// GRDB does not see this statement run, so its observers (a `ValueObservation` of the app)
     /// learn of the change from ``notifyChanges(to:in:)``, which the transaction calls before it
     /// ends.
-    static func execute(_ statement: Statement, saving record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType, in db: Database) throws {
+    static func execute(_ statement: Statement, saving record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType, in db: Database)
+        throws
+    {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, record.id)
@@ -21,7 +23,8 @@ extension SyncTables {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
     }
 
@@ -35,7 +38,8 @@ extension SyncTables {
         case .double(let double): sqlite3_bind_double(handle, index, double)
         case .string(var string):
             string.withUTF8 { bytes in
-                _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
+                _ = sqlite3_bind_text(
+                    handle, index, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), transient)
             }
         }
     }

@@ -15,17 +15,18 @@ import HermesWire
 /// work in proportion to the answer, not to the queue.
 extension SyncTables {
     func createOutbox(in db: Database) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS hermes_sync_outbox(sequence INTEGER PRIMARY KEY, change_set TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS hermes_sync_outbox_keys(
-                sequence INTEGER NOT NULL, type TEXT NOT NULL, id INTEGER NOT NULL, reference INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS hermes_sync_outbox_keys_by_record ON hermes_sync_outbox_keys(type, id);
-            CREATE INDEX IF NOT EXISTS hermes_sync_outbox_keys_by_sequence ON hermes_sync_outbox_keys(sequence);
-            CREATE TABLE IF NOT EXISTS hermes_sync_renames(
-                type TEXT NOT NULL, temporary_id INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY(type, temporary_id));
-            CREATE TABLE IF NOT EXISTS hermes_sync_rebases(
-                type TEXT NOT NULL, id INTEGER NOT NULL, base INTEGER NOT NULL, revision INTEGER NOT NULL, PRIMARY KEY(type, id, base));
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS hermes_sync_outbox(sequence INTEGER PRIMARY KEY, change_set TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS hermes_sync_outbox_keys(
+                    sequence INTEGER NOT NULL, type TEXT NOT NULL, id INTEGER NOT NULL, reference INTEGER NOT NULL);
+                CREATE INDEX IF NOT EXISTS hermes_sync_outbox_keys_by_record ON hermes_sync_outbox_keys(type, id);
+                CREATE INDEX IF NOT EXISTS hermes_sync_outbox_keys_by_sequence ON hermes_sync_outbox_keys(sequence);
+                CREATE TABLE IF NOT EXISTS hermes_sync_renames(
+                    type TEXT NOT NULL, temporary_id INTEGER NOT NULL, id INTEGER NOT NULL, PRIMARY KEY(type, temporary_id));
+                CREATE TABLE IF NOT EXISTS hermes_sync_rebases(
+                    type TEXT NOT NULL, id INTEGER NOT NULL, base INTEGER NOT NULL, revision INTEGER NOT NULL, PRIMARY KEY(type, id, base));
+                """)
     }
 
     /// The queued change sets, oldest first (at most `limit`), resolved.
@@ -48,9 +49,10 @@ extension SyncTables {
 
     /// Every record a queued change set changes.
     func queuedKeys(in db: Database) throws -> Set<SyncRecordKey> {
-        Set(try Row.fetchAll(db, sql: "SELECT type, id FROM hermes_sync_outbox_keys WHERE reference = 0").map {
-            SyncRecordKey(type: $0["type"], id: $0["id"])
-        })
+        Set(
+            try Row.fetchAll(db, sql: "SELECT type, id FROM hermes_sync_outbox_keys WHERE reference = 0").map {
+                SyncRecordKey(type: $0["type"], id: $0["id"])
+            })
     }
 
     /// Whether any change set waits to be sent.
@@ -105,12 +107,13 @@ extension SyncTables {
 
     /// Forgets the renames and rebases of records no queued change set touches any more.
     func forgetSettledRenamesAndRebases(in db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM hermes_sync_renames WHERE NOT EXISTS
-                (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_renames.type AND k.id = hermes_sync_renames.id);
-            DELETE FROM hermes_sync_rebases WHERE NOT EXISTS
-                (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_rebases.type AND k.id = hermes_sync_rebases.id);
-            """)
+        try db.execute(
+            sql: """
+                DELETE FROM hermes_sync_renames WHERE NOT EXISTS
+                    (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_renames.type AND k.id = hermes_sync_renames.id);
+                DELETE FROM hermes_sync_rebases WHERE NOT EXISTS
+                    (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_rebases.type AND k.id = hermes_sync_rebases.id);
+                """)
     }
 
     /// The stored change set `text` as it is sent now: server ids for temporary ones (in its

@@ -20,11 +20,12 @@ struct SyncTables {
     /// Creates the tables that are missing.
     func create(in db: Database, clientID: String) throws {
         try createOutbox(in: db)
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS hermes_sync_state(
-                id INTEGER PRIMARY KEY CHECK (id = 1), client_id TEXT NOT NULL, max_revision INTEGER NOT NULL,
-                cursor TEXT, next_temporary_id INTEGER NOT NULL, next_sequence INTEGER NOT NULL);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS hermes_sync_state(
+                    id INTEGER PRIMARY KEY CHECK (id = 1), client_id TEXT NOT NULL, max_revision INTEGER NOT NULL,
+                    cursor TEXT, next_temporary_id INTEGER NOT NULL, next_sequence INTEGER NOT NULL);
+                """)
         try db.execute(
             sql: "INSERT OR IGNORE INTO hermes_sync_state(id, client_id, max_revision, next_temporary_id, next_sequence) VALUES (1, ?, 0, -1, 1)",
             arguments: [clientID]

@@ -7,8 +7,8 @@
 /// that calls the server in process.
 public protocol SyncTransport: Sendable {
     /// Sends `request` and returns the answer's body.
-    /// - Parameter request: a ``HermesWire/SyncRequest`` as JSON bytes.
-    /// - Returns: a ``HermesWire/SyncAnswer`` as JSON bytes.
+    /// - Parameter request: a `SyncRequest` as JSON bytes.
+    /// - Returns: a `SyncAnswer` as JSON bytes.
     /// - Throws: any error when no answer came.
     func exchange(_ request: [UInt8]) async throws -> [UInt8]
 }

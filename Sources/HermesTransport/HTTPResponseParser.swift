@@ -90,7 +90,10 @@ struct HTTPResponseParser {
             guard available <= maxBodyBytes else {
                 throw SocketTransportError(.responseTooLarge, "the answer's body is larger than \(maxBodyBytes) bytes")
             }
-            if atEnd { return Parsed(response: TransportResponse(status: head.status, headers: head.headers, body: Array(buffer[head.bodyStart...])), reusable: false) }
+            if atEnd {
+                return Parsed(
+                    response: TransportResponse(status: head.status, headers: head.headers, body: Array(buffer[head.bodyStart...])), reusable: false)
+            }
         }
         if atEnd { throw SocketTransportError(.connectionClosed, "the server closed the connection before its answer's body ended") }
         return nil

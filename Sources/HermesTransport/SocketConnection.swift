@@ -24,8 +24,10 @@ final class SocketConnection: @unchecked Sendable {
     /// - Parameter watch: told each socket before it connects, so that a cancellation can shut it.
     /// - Throws: ``SocketTransportError`` `.cannotResolve`, `.connectionRefused`, `.timedOut`,
     ///   `.connectionFailed`.
-    static func open(host: String, port: Int, deadline: ContinuousClock.Instant,
-                     watch: (SocketConnection) -> Void) throws(SocketTransportError) -> SocketConnection {
+    static func open(
+        host: String, port: Int, deadline: ContinuousClock.Instant,
+        watch: (SocketConnection) -> Void
+    ) throws(SocketTransportError) -> SocketConnection {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Self.streamType

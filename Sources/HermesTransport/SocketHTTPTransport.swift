@@ -63,13 +63,15 @@ public final class SocketHTTPTransport: Transport {
                 // A serial queue of its own: GCD gives it a thread even when every worker of the
                 // shared pool is busy, so a hanging collector cannot hold up other exchanges.
                 DispatchQueue(label: "hermes.transport.socket").async {
-                    continuation.resume(with: Result {
-                        do {
-                            return try self.exchange(message, method: request.method, endpoint: endpoint, deadline: deadline, cancellation: cancellation)
-                        } catch where cancellation.isCancelled {
-                            throw CancellationError()
-                        }
-                    })
+                    continuation.resume(
+                        with: Result {
+                            do {
+                                return try self.exchange(
+                                    message, method: request.method, endpoint: endpoint, deadline: deadline, cancellation: cancellation)
+                            } catch  where cancellation.isCancelled {
+                                throw CancellationError()
+                            }
+                        })
                 }
             }
         } onCancel: {
@@ -79,8 +81,10 @@ public final class SocketHTTPTransport: Transport {
 
     /// On the queue: the request on a kept-alive connection if one is idle (again on a new one
     /// if the server had closed it before answering), else on a new one.
-    private func exchange(_ message: [UInt8], method: String, endpoint: Endpoint, deadline: ContinuousClock.Instant,
-                          cancellation: Cancellation) throws(SocketTransportError) -> TransportResponse {
+    private func exchange(
+        _ message: [UInt8], method: String, endpoint: Endpoint, deadline: ContinuousClock.Instant,
+        cancellation: Cancellation
+    ) throws(SocketTransportError) -> TransportResponse {
         if let kept = takeIdle(endpoint) {
             do throws(Failure) {
                 return try exchange(message, method: method, on: kept, endpoint: endpoint, deadline: deadline, cancellation: cancellation)
@@ -103,12 +107,15 @@ public final class SocketHTTPTransport: Transport {
         var beforeAnswer: Bool
     }
 
-    private func exchange(_ message: [UInt8], method: String, on connection: SocketConnection, endpoint: Endpoint,
-                          deadline: ContinuousClock.Instant, cancellation: Cancellation) throws(Failure) -> TransportResponse {
+    private func exchange(
+        _ message: [UInt8], method: String, on connection: SocketConnection, endpoint: Endpoint,
+        deadline: ContinuousClock.Instant, cancellation: Cancellation
+    ) throws(Failure) -> TransportResponse {
         cancellation.watch(connection)
         defer { cancellation.watch(nil) }
-        var parser = HTTPResponseParser(maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
-                                        expectsBody: method != "HEAD")
+        var parser = HTTPResponseParser(
+            maxHeaderBytes: configuration.maxHeaderBytes, maxBodyBytes: configuration.maxBodyBytes,
+            expectsBody: method != "HEAD")
         var buffer: [UInt8] = []
         var received = 0
         do throws(SocketTransportError) {
@@ -141,7 +148,8 @@ public final class SocketHTTPTransport: Transport {
 
     private static func endpoint(_ url: URL) throws(SocketTransportError) -> Endpoint {
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
-            throw SocketTransportError(.unsupportedURL, "SocketHTTPTransport sends to http:// URLs only, not \(url.scheme ?? "a URL without scheme")://")
+            throw SocketTransportError(
+                .unsupportedURL, "SocketHTTPTransport sends to http:// URLs only, not \(url.scheme ?? "a URL without scheme")://")
         }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         return Endpoint(host: bare, port: url.port ?? 80)

@@ -8,6 +8,9 @@ struct HermesCommand: AsyncParsableCommand {
         commandName: "hermes",
         abstract: "Hermes: durable, encrypted data reporting for Swift apps, and its collector.",
         version: HermesVersion.current,
-        subcommands: [BenchCommand.self, CollectorCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self, KeysCommand.self, SyncCommand.self, TortureCommand.self]
+        subcommands: [
+            BenchCommand.self, CollectorCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self, KeysCommand.self, SyncCommand.self,
+            TortureCommand.self,
+        ]
     )
 }

@@ -12,7 +12,8 @@ struct BenchCommandTests {
 
     @Test func retentionNeedsAPostgresServer() throws {
         #expect(throws: (any Error).self) { try HermesCommand.parseAsRoot(["bench", "retention"]) }
-        let bench = try #require(try HermesCommand.parseAsRoot(["bench", "retention", "--storage", "postgres://h@127.0.0.1/db", "--rows", "1000"]) as? BenchCommand)
+        let bench = try #require(
+            try HermesCommand.parseAsRoot(["bench", "retention", "--storage", "postgres://h@127.0.0.1/db", "--rows", "1000"]) as? BenchCommand)
         #expect(bench.suite == .retention)
         #expect(bench.rows == 1_000)
     }

@@ -13,7 +13,8 @@ struct BurstTortureCommandTests {
     }
 
     @Test func theCILineParses() throws {
-        let command = try #require(try HermesCommand.parseAsRoot(["torture", "burst", "--records", "20000", "--runs", "3", "--seed", "7", "--json"]) as? BurstTortureCommand)
+        let command = try #require(
+            try HermesCommand.parseAsRoot(["torture", "burst", "--records", "20000", "--runs", "3", "--seed", "7", "--json"]) as? BurstTortureCommand)
         #expect([command.records, command.runs] == [20_000, 3])
         #expect(command.options.seed == 7)
         #expect(command.options.json)

@@ -31,10 +31,12 @@ struct CollectorServeCommandTests {
             "app-keys": "shop-ios\n\n  shop-android \n", "token": "s3cret\n",
             "aes": "1:000102030405060708090a0b0c0d0e0f\n2:101112131415161718191a1b1c1d1e1f\n",
         ]) { directory in
-            let arguments = ["--storage", directory.appendingPathComponent("c.sqlite").path,
-                             "--app-key-file", directory.appendingPathComponent("app-keys").path,
-                             "--admin-token-file", directory.appendingPathComponent("token").path,
-                             "--aes-key-file", directory.appendingPathComponent("aes").path]
+            let arguments = [
+                "--storage", directory.appendingPathComponent("c.sqlite").path,
+                "--app-key-file", directory.appendingPathComponent("app-keys").path,
+                "--admin-token-file", directory.appendingPathComponent("token").path,
+                "--aes-key-file", directory.appendingPathComponent("aes").path,
+            ]
             let settings = try await Self.settings(arguments)
             #expect(!arguments.contains("s3cret"))
             #expect(settings.collector.adminToken == "s3cret")
@@ -45,7 +47,8 @@ struct CollectorServeCommandTests {
 
     @Test func aFlagWinsOverTheEnvironmentWhichWinsOverTheSettingsFile() async throws {
         try await Self.withFiles([
-            "settings.json": #"{"storage": "from-file.sqlite", "port": 7000, "retentionDays": 30, "appKeys": ["a"], "adminToken": "t", "logLevel": "debug"}"#,
+            "settings.json":
+                #"{"storage": "from-file.sqlite", "port": 7000, "retentionDays": 30, "appKeys": ["a"], "adminToken": "t", "logLevel": "debug"}"#
         ]) { directory in
             let file = ["--settings", directory.appendingPathComponent("settings.json").path] + Self.aesKey
             let environment = ["HERMES_PORT": "9000", "HERMES_LOG_LEVEL": "notice"]
@@ -69,12 +72,18 @@ struct CollectorServeCommandTests {
     @Test(arguments: [
         (aesKey + ["--app-key", "a"], "Give --admin-token or --admin-token-file: the admin and event endpoints need it."),
         (aesKey + ["--admin-token", "t"], "Give at least one --app-key (or --app-key-file): uploads without a known app key are refused."),
-        (["--app-key", "a", "--admin-token", "t"], "Give at least one decryption key: --v1-key with --v1-iv, --aes-key(-file) or --hpke-private-key(-file)."),
+        (
+            ["--app-key", "a", "--admin-token", "t"],
+            "Give at least one decryption key: --v1-key with --v1-iv, --aes-key(-file) or --hpke-private-key(-file)."
+        ),
         (aesKey + ["--app-key-file", "/nonexistent/keys", "--admin-token", "t"], "--app-key-file: cannot read /nonexistent/keys."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--port", "70000"], "--port must be from 0 to 65535."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--retention-days", "0"], "--retention-days must be at least 1."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-history-days", "7"], "--sync-history-days needs --sync-schema."),
-        (aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-schema", "/nonexistent/schema.json"], "--sync-schema: cannot read /nonexistent/schema.json."),
+        (
+            aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-schema", "/nonexistent/schema.json"],
+            "--sync-schema: cannot read /nonexistent/schema.json."
+        ),
     ])
     func missingOrWrongSettingsAreRefusedWithTheirMessage(arguments: [String], message: String) async {
         await #expect {
@@ -88,9 +97,11 @@ struct CollectorServeCommandTests {
         await #expect {
             _ = try await Self.settings(Self.aesKey + ["--app-key", "a", "--admin-token", "t"])
         } throws: { error in
-            HermesCommand.message(for: error) == "Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file."
+            HermesCommand.message(for: error)
+                == "Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file."
         }
-        let fromEnvironment = try? await Self.settings(Self.aesKey + ["--app-key", "a", "--admin-token", "t"], environment: ["HERMES_STORAGE": "postgres://db/h"])
+        let fromEnvironment = try? await Self.settings(
+            Self.aesKey + ["--app-key", "a", "--admin-token", "t"], environment: ["HERMES_STORAGE": "postgres://db/h"])
         #expect(fromEnvironment?.location == .postgres(url: "postgres://db/h"))
     }
 
@@ -166,13 +177,15 @@ struct CollectorServeCommandTests {
 
     @Test func syncSchemaThatIsWrongIsRefusedSayingWhy() async throws {
         try await Self.withFiles([
-            "schema.json": #"{"version": 1, "types": [{"name": "players", "attributes": [{"name": "team_id", "kind": "reference", "references": "teams"}]}]}"#,
+            "schema.json":
+                #"{"version": 1, "types": [{"name": "players", "attributes": [{"name": "team_id", "kind": "reference", "references": "teams"}]}]}"#
         ]) { directory in
             await #expect {
-                _ = try await Self.settings(Self.aesKey + [
-                    "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
-                    "--sync-schema", directory.appendingPathComponent("schema.json").path,
-                ])
+                _ = try await Self.settings(
+                    Self.aesKey + [
+                        "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
+                        "--sync-schema", directory.appendingPathComponent("schema.json").path,
+                    ])
             } throws: { error in
                 HermesCommand.message(for: error) == "--sync-schema: players.team_id refers to teams, not a type of the schema"
             }
@@ -180,10 +193,11 @@ struct CollectorServeCommandTests {
     }
 
     @Test func serveTakesALogLevelAndJSON() throws {
-        let serve = try #require(try HermesCommand.parseAsRoot([
-            "collector", "serve", "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
-            "--aes-key", "1:000102030405060708090a0b0c0d0e0f", "--log-level", "debug", "--log-json",
-        ]) as? CollectorServeCommand)
+        let serve = try #require(
+            try HermesCommand.parseAsRoot([
+                "collector", "serve", "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t",
+                "--aes-key", "1:000102030405060708090a0b0c0d0e0f", "--log-level", "debug", "--log-json",
+            ]) as? CollectorServeCommand)
         #expect(serve.logLevel == .debug)
         #expect(serve.logJSON)
     }

@@ -86,7 +86,9 @@ struct EndToEndTests {
         for index in 150..<300 { ids.insert(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).reportID!) }
         try await client.flush()
         let whileDown = await client.upload()["hermes"]
-        guard case .retryLater? = whileDown?.outcome else { Issue.record("expected a retry while the collector is down, got \(String(describing: whileDown))"); return }
+        guard case .retryLater? = whileDown?.outcome else {
+            Issue.record("expected a retry while the collector is down, got \(String(describing: whileDown))"); return
+        }
 
         // And comes back on the same port with the same store
         let second = try await loopback.startCollector(port: port)
@@ -103,14 +105,18 @@ struct EndToEndTests {
     @Test func theSameBatchPostedTwiceIsStoredOnce() async throws {
         let loopback = try Loopback()
         let server = try await loopback.startCollector()
-        let packet = Packet(kind: .meta, metaLines: try (0..<5).map { index in
-            try JSONValue.object([
-                "REPORT_ID": .string("dup-\(index)"), "NAMESPACE": "KX", "MONITOR_TYPE": "KX-view", "IS_BIZ": true,
-                "CREATE_TIME": .int(1_000 + Int64(index)),
-            ]).jsonBytes()
-        })
+        let packet = Packet(
+            kind: .meta,
+            metaLines: try (0..<5).map { index in
+                try JSONValue.object([
+                    "REPORT_ID": .string("dup-\(index)"), "NAMESPACE": "KX", "MONITOR_TYPE": "KX-view", "IS_BIZ": true,
+                    "CREATE_TIME": .int(1_000 + Int64(index)),
+                ]).jsonBytes()
+            })
         let body = try WireFormat.v2(Loopback.cipher).encode(packet)
-        let headers = [HermesHeader.appKey: Loopback.appKey, HermesHeader.namespace: "KX", HermesHeader.packetVersion: "2", HermesHeader.batchID: "b-1"]
+        let headers = [
+            HermesHeader.appKey: Loopback.appKey, HermesHeader.namespace: "KX", HermesHeader.packetVersion: "2", HermesHeader.batchID: "b-1",
+        ]
         let first = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: body)
         let second = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: body)
         try await server.shutdown()
@@ -125,7 +131,8 @@ struct EndToEndTests {
         let server = try await loopback.startCollector()
         let line = #"{"CREATE_TIME":1,"IS_BIZ":false,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes","REPORT_ID":"r1"}"#
         let good = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [Array(line.utf8)]))
-        let wrongKey = try WireFormat.v2(try AESGCMCipher(key: Array(repeating: 7, count: 16), keyID: 3)).encode(Packet(kind: .meta, metaLines: [Array("{}".utf8)]))
+        let wrongKey = try WireFormat.v2(try AESGCMCipher(key: Array(repeating: 7, count: 16), keyID: 3)).encode(
+            Packet(kind: .meta, metaLines: [Array("{}".utf8)]))
         let headers = [HermesHeader.appKey: Loopback.appKey, HermesHeader.namespace: "hermes", HermesHeader.packetVersion: "2"]
         let refusals: [(String, [UInt8], [String: String], Int, String, String)] = [
             ("truncated", Array(good.prefix(good.count - 3)), headers, 400, "truncatedPacket", "packet"),
@@ -141,9 +148,13 @@ struct EndToEndTests {
         #expect(try await loopback.storedIDs("hermes").isEmpty)
 
         // A readable packet with a bad line and a line without REPORT_ID stores its good record
-        let mixed = try WireFormat.v2(Loopback.cipher).encode(Packet(kind: .meta, metaLines: [
-            Array("{not json".utf8), Array(line.utf8), Array(#"{"CREATE_TIME":1,"IS_BIZ":false,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes"}"#.utf8),
-        ]))
+        let mixed = try WireFormat.v2(Loopback.cipher).encode(
+            Packet(
+                kind: .meta,
+                metaLines: [
+                    Array("{not json".utf8), Array(line.utf8),
+                    Array(#"{"CREATE_TIME":1,"IS_BIZ":false,"MONITOR_TYPE":"appLag","NAMESPACE":"hermes"}"#.utf8),
+                ]))
         let after = try await loopback.request("POST", port: server.port, path: HermesPath.uploadMeta, headers: headers, body: mixed)
         let answer = UploadAnswer(body: after.body)
         #expect(after.status == 200)

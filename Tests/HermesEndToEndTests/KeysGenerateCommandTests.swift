@@ -11,7 +11,10 @@ struct KeysGenerateCommandTests {
     @Test func aesGCMPrintsTheCollectorOptionAndTheSDKLineOfOneKey() {
         let text = KeysGenerateCommand.text(.aesGCM, keyID: 3, random: Self.counting)
         #expect(text.contains("collector: --aes-key 3:000102030405060708090a0b0c0d0e0f\n"))
-        #expect(text.contains("SDK:       wireFormat: .v2(try AESGCMCipher(key: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f], keyID: 3))"))
+        #expect(
+            text.contains(
+                "SDK:       wireFormat: .v2(try AESGCMCipher(key: [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f], keyID: 3))"
+            ))
     }
 
     @Test func hpkeGivesTheCollectorThePrivateKeyAndTheAppsThePublicOne() throws {
@@ -33,9 +36,10 @@ struct KeysGenerateCommandTests {
         let text = KeysGenerateCommand.text(command.kind, keyID: command.keyID, random: Hex.randomBytes)
         let options = try #require(text.split(separator: "\n").first { $0.hasPrefix("collector:") })
             .dropFirst("collector:".count).split(separator: " ").map(String.init)
-        let serve = try #require(try HermesCommand.parseAsRoot(
-            ["collector", "serve", "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t"] + options
-        ) as? CollectorServeCommand)
+        let serve = try #require(
+            try HermesCommand.parseAsRoot(
+                ["collector", "serve", "--storage", "c.sqlite", "--app-key", "a", "--admin-token", "t"] + options
+            ) as? CollectorServeCommand)
         _ = try serve.keys.keyring()
     }
 

@@ -73,6 +73,7 @@ final class Loopback: Sendable {
 
     /// An HTTP request to the collector with the real URLSession transport.
     func request(_ method: String, port: Int, path: String, headers: [String: String] = [:], body: [UInt8] = []) async throws -> TransportResponse {
-        try await URLSessionTransport().send(TransportRequest(method: method, url: URL(string: "http://127.0.0.1:\(port)\(path)")!, headers: headers, body: body))
+        try await URLSessionTransport().send(
+            TransportRequest(method: method, url: URL(string: "http://127.0.0.1:\(port)\(path)")!, headers: headers, body: body))
     }
 }

@@ -15,12 +15,14 @@ struct SyncBenchTests {
     }
 
     @Test func shortRunReportsEveryFigure() async throws {
-        let report = try await SyncBench(records: 1_000, devices: 3, pushes: 2, interval: .milliseconds(5), runs: 1, seed: 1, offlineChangeSets: 100).run()
+        let report = try await SyncBench(records: 1_000, devices: 3, pushes: 2, interval: .milliseconds(5), runs: 1, seed: 1, offlineChangeSets: 100)
+            .run()
         let figures = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.key, $0.value) })
-        #expect(Set(figures.keys) == [
-            "catch_up_100k_s", "offline_queue_s", "push_p50_ms", "push_p99_ms", "push_received_records",
-            "saturated_push_p50_ms", "saturated_push_p99_ms", "change_sets_per_s",
-        ])
+        #expect(
+            Set(figures.keys) == [
+                "catch_up_100k_s", "offline_queue_s", "push_p50_ms", "push_p99_ms", "push_received_records",
+                "saturated_push_p50_ms", "saturated_push_p99_ms", "change_sets_per_s",
+            ])
         #expect(figures.filter { $0.key != "push_received_records" }.values.allSatisfy { $0 > 0 })
     }
 }

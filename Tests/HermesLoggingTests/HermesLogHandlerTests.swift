@@ -54,10 +54,11 @@ struct HermesLogHandlerTests {
         try await client.flush()
 
         let stored = try harness.rows().map { "\($0["namespace"] as String) \($0["monitor_type"] as String)" }
-        #expect(stored == [
-            "log-local log-local-info", "log-local log-local-notice",
-            "log log-warning", "log log-error", "log log-critical",
-        ])
+        #expect(
+            stored == [
+                "log-local log-local-info", "log-local log-local-notice",
+                "log log-warning", "log log-error", "log log-critical",
+            ])
         await client.shutdown()
     }
 
@@ -92,21 +93,24 @@ struct HermesLogHandlerTests {
         let provider = Logger.MetadataProvider { ["trace": "t-1"] }
         let logger = Logger(label: "app") { HermesLogHandler(label: $0, persister: persister, metadataProvider: provider) }
 
-        logger.error("request failed", error: Failure(), metadata: [
-            "server": .stringConvertible(Port()),
-            "tags": ["a", "b"],
-            "nested": ["inner": ["deep": "x"]],
-        ])
+        logger.error(
+            "request failed", error: Failure(),
+            metadata: [
+                "server": .stringConvertible(Port()),
+                "tags": ["a", "b"],
+                "nested": ["inner": ["deep": "x"]],
+            ])
         await persister.save()
         try await client.flush()
 
         let meta = try #require(try harness.metas().first)
-        #expect(meta["metadata"] == [
-            "trace": "t-1",
-            "server": "port 8080",
-            "tags": ["a", "b"],
-            "nested": ["inner": ["deep": "x"]],
-        ])
+        #expect(
+            meta["metadata"] == [
+                "trace": "t-1",
+                "server": "port 8080",
+                "tags": ["a", "b"],
+                "nested": ["inner": ["deep": "x"]],
+            ])
         #expect(meta["error"] == "disk full")
         await client.shutdown()
     }

@@ -87,7 +87,8 @@ struct LogPersisterTests {
 
     @Test func deleteOnEverySaveDeletesExpiredEntriesAfterEachSave() async throws {
         let harness = LogHarness()
-        let (client, persister, logger) = try harness.start(.init(saveThreshold: 1, maxAge: .seconds(600), deleteInterval: .zero, deleteOnEverySave: true))
+        let (client, persister, logger) = try harness.start(
+            .init(saveThreshold: 1, maxAge: .seconds(600), deleteInterval: .zero, deleteOnEverySave: true))
         var events = persister.events.makeAsyncIterator()
 
         logger.info("old")

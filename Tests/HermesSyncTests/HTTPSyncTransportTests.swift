@@ -18,7 +18,8 @@ struct HTTPSyncTransportTests {
         do {
             let first = try SyncClient(path: nil, clientID: "a", schema: TestSchema.v1, transport: HTTPSyncTransport(baseURL: url, appKey: "app"))
             let second = try SyncClient(path: nil, clientID: "b", schema: TestSchema.v1, transport: HTTPSyncTransport(baseURL: url, appKey: "app"))
-            let stranger = try SyncClient(path: nil, clientID: "c", schema: TestSchema.v1, transport: HTTPSyncTransport(baseURL: url, appKey: "wrong"))
+            let stranger = try SyncClient(
+                path: nil, clientID: "c", schema: TestSchema.v1, transport: HTTPSyncTransport(baseURL: url, appKey: "wrong"))
             try first.write { changes in
                 let team = try changes.create("teams", ["name": "Blue"])
                 try changes.create("players", ["name": "Ada", "team_id": .int(team)])

@@ -85,16 +85,19 @@ struct SyncClientTests {
 
     @Test func missedRecordsReplaceLocalOnesUnlessTheLocalOneIsNewer() async throws {
         let team = { (id: Int64, revision: Int64, name: String?) in
-            SyncChangeSet.Entry(name == nil ? .delete : .update,
-                                SyncRecord(type: "teams", id: id, revision: revision, attributes: name.map { ["name": .string($0)] }))
+            SyncChangeSet.Entry(
+                name == nil ? .delete : .update,
+                SyncRecord(type: "teams", id: id, revision: revision, attributes: name.map { ["name": .string($0)] }))
         }
         let transport = ScriptedTransport([
             SyncAnswer(maxRevision: 5, changeSets: [SyncChangeSet(revision: 5, entries: [team(1, 5, "Blue"), team(2, 5, "Red")])]),
             // Older copies of both (a record and a tombstone), and a new record.
-            SyncAnswer(maxRevision: 6, changeSets: [
-                SyncChangeSet(revision: 3, entries: [team(1, 3, "Old"), team(2, 3, nil)]),
-                SyncChangeSet(revision: 6, entries: [team(3, 6, "Gold")]),
-            ]),
+            SyncAnswer(
+                maxRevision: 6,
+                changeSets: [
+                    SyncChangeSet(revision: 3, entries: [team(1, 3, "Old"), team(2, 3, nil)]),
+                    SyncChangeSet(revision: 6, entries: [team(3, 6, "Gold")]),
+                ]),
             // The same revision again, and a newer tombstone.
             SyncAnswer(maxRevision: 7, changeSets: [SyncChangeSet(revision: 7, entries: [team(1, 5, "Navy"), team(2, 7, nil)])]),
         ])
@@ -309,7 +312,9 @@ struct SyncClientTests {
         #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
         // And with nothing queued, nothing is kept to read the queue through
         let kept = try await ipad.database.read { db in
-            try ["hermes_sync_outbox_keys", "hermes_sync_renames", "hermes_sync_rebases"].map { try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)")! }
+            try ["hermes_sync_outbox_keys", "hermes_sync_renames", "hermes_sync_rebases"].map {
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \($0)")!
+            }
         }
         #expect(kept == [0, 0, 0])
     }

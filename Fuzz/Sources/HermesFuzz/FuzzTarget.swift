@@ -48,11 +48,12 @@ enum FuzzTarget: UInt8, CaseIterable {
     /// so the seeds made from them decode to their records; and an HPKE key, so that HPKE
     /// opening is fuzzed too.
     static let v1Cipher = try! AESCBCCipher(key: Array(0x00...0x0F), iv: Array(0x10...0x1F))
-    static let decoder = PacketDecoder(keyring: Keyring([
-        v1Cipher,
-        try! AESGCMCipher(key: Array(0x00...0x0F), keyID: 7),
-        try! HPKECipher(privateRawKey: Array(0x20...0x3F), keyID: 7),
-    ]))
+    static let decoder = PacketDecoder(
+        keyring: Keyring([
+            v1Cipher,
+            try! AESGCMCipher(key: Array(0x00...0x0F), keyID: 7),
+            try! HPKECipher(privateRawKey: Array(0x20...0x3F), keyID: 7),
+        ]))
 
     /// `plaintext` sealed as a v1 block is: what a sender holding the app's v1 key can send.
     private static func sealV1(_ plaintext: [UInt8]) -> [UInt8] {

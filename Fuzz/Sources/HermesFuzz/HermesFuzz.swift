@@ -29,9 +29,10 @@ enum LibFuzzerMain {
     static func main() {
         var argc = CommandLine.argc
         var argv = Optional(CommandLine.unsafeArgv)
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            guard let data else { return 0 }
-            return fuzz(data, size)
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                guard let data else { return 0 }
+                return fuzz(data, size)
+            })
     }
 }

@@ -63,7 +63,8 @@ struct ConfigurationCache: Sendable {
     /// The clamped document in `directory`, or `nil` when there is none or it does not decode.
     private static func document(in directory: URL) -> ConfigurationDocument? {
         guard let data = try? Data(contentsOf: documentFile(in: directory)),
-              let document = try? ConfigurationDocument(jsonBytes: Array(data)) else { return nil }
+            let document = try? ConfigurationDocument(jsonBytes: Array(data))
+        else { return nil }
         return document.clamped().0
     }
 }

@@ -36,8 +36,10 @@ final class ConfigurationService: Sendable {
     ///   - defaults: the app's local defaults for business namespaces (`hermes` has a built-in one).
     ///   - fetcher: `nil` when the app has no configuration URL: the local configuration is all there is.
     ///   - refreshInterval: time between two fetches after the first.
-    init(defaults: [String: NamespaceConfiguration], cache: ConfigurationCache, fetcher: ConfigurationFetcher?,
-         refreshInterval: Duration, clock: MonotonicClock, logger: Logger) {
+    init(
+        defaults: [String: NamespaceConfiguration], cache: ConfigurationCache, fetcher: ConfigurationFetcher?,
+        refreshInterval: Duration, clock: MonotonicClock, logger: Logger
+    ) {
         var registry = NamespaceRegistry(registered: defaults)
         let cached = cache.load()
         if let cached { _ = registry.apply(cached.document) }

@@ -44,7 +44,7 @@ extension HermesClient {
         public var requestTimeout: Duration
         /// Reports reachability and whether the network is metered.
         public var networkMonitor: any NetworkMonitor
-        /// Sends HTTP requests; by default ``PlatformTransport`` (sockets for `http://` on Linux, URLSession otherwise).
+        /// Sends HTTP requests; by default `PlatformTransport` (sockets for `http://` on Linux, URLSession otherwise).
         public var transport: any Transport
         /// Measures intervals for timers (refresh, throttles, retries).
         public var clock: any Clock<Duration>

@@ -17,7 +17,8 @@ final class MetricCounters: Sendable {
         let key = ([label] + dimensions.map(\.1)).joined(separator: "\u{0}")
         return counters.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = factory.map { Counter(label: label, dimensions: dimensions, factory: $0) }
+            let counter =
+                factory.map { Counter(label: label, dimensions: dimensions, factory: $0) }
                 ?? Counter(label: label, dimensions: dimensions)
             counters[key] = counter
             return counter

@@ -28,7 +28,7 @@ extension HermesClient {
     public func identify(userID: String, traits: [String: JSONValue] = [:]) -> SendOutcome? {
         profiles.update { $0.identity.userID = userID }
         guard !traits.isEmpty,
-              configurationService.configuration(for: ConfigurationDocument.hermesNamespace)?.monitorItem(for: MonitorType.identify) != nil
+            configurationService.configuration(for: ConfigurationDocument.hermesNamespace)?.monitorItem(for: MonitorType.identify) != nil
         else { return nil }
         return send(type: MonitorType.identify, meta: traits)
     }

@@ -21,7 +21,8 @@ struct IdentityFile: Sendable {
     /// The stored identity, or `nil` when there is none or it cannot be read.
     func load() -> Stored? {
         guard let data = try? Data(contentsOf: url), let stored = try? JSONDecoder().decode(Stored.self, from: data),
-              UUID(uuidString: stored.anonymousID) != nil else { return nil }
+            UUID(uuidString: stored.anonymousID) != nil
+        else { return nil }
         return stored
     }
 

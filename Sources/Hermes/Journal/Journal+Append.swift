@@ -136,7 +136,8 @@ extension Journal {
         segment.write(record, at: JournalSegment.firstFrame, bodyLength: bodyLength)
         let wake: Bool? = state.withLock { state in
             guard !state.closed else { return nil }
-            state.sealed.append(JournalEntry(segment: segment, end: JournalSegment.firstFrame + JournalSegment.frameSize(body: bodyLength), isRecovered: false))
+            state.sealed.append(
+                JournalEntry(segment: segment, end: JournalSegment.firstFrame + JournalSegment.frameSize(body: bodyLength), isRecovered: false))
             state.enqueued += 1
             return state.claimReader()
         }

@@ -19,7 +19,7 @@ extension Journal {
         while true {
             let sequence: UInt64? = state.withLock { state in
                 guard state.spares.count < state.spareTarget,
-                      let sequence = state.claimSequence(bytes: options.segmentBytes, limit: options.limitBytes)
+                    let sequence = state.claimSequence(bytes: options.segmentBytes, limit: options.limitBytes)
                 else {
                     state.preparing = false
                     return nil

@@ -22,10 +22,10 @@ final class JournalSegment: @unchecked Sendable {
     static let fileExtension = "journal"
     static let fileHeaderSize = 32
     static let frameHeaderSize = 16
-    static let magic: UInt32 = 0x4C4E_4A48 // "HJNL"
+    static let magic: UInt32 = 0x4C4E_4A48  // "HJNL"
     static let formatVersion: UInt32 = 1
     /// The commit word of a complete frame.
-    static let committed: UInt32 = 0x4B4F_4D48 // "HMOK"
+    static let committed: UInt32 = 0x4B4F_4D48  // "HMOK"
 
     let sequence: UInt64
     /// Drawn at random when the segment is made: the store saves its cursor under it, so a
@@ -113,7 +113,7 @@ final class JournalSegment: @unchecked Sendable {
         let identity = Int64(littleEndian: base.load(fromByteOffset: 24, as: Int64.self))
         let segment = JournalSegment(sequence: sequence, identity: identity, url: url, capacity: size, base: base)
         guard UInt32(littleEndian: base.load(as: UInt32.self)) == magic,
-              UInt32(littleEndian: base.load(fromByteOffset: 4, as: UInt32.self)) == formatVersion
+            UInt32(littleEndian: base.load(fromByteOffset: 4, as: UInt32.self)) == formatVersion
         else { return nil }
         return segment
     }
@@ -196,7 +196,7 @@ final class JournalSegment: @unchecked Sendable {
         guard UInt32(littleEndian: hermes_load_acquire_u32(header + 8)) == Self.committed else { return .incomplete(size: size) }
         let body = UnsafeRawBufferPointer(start: header + Self.frameHeaderSize, count: length)
         guard UInt32(littleEndian: header.load(fromByteOffset: 4, as: UInt32.self)) == hermes_crc32c(0, body.baseAddress, length),
-              let record = JournalRecordCodec.decode(body)
+            let record = JournalRecordCodec.decode(body)
         else { return .damaged(size: size) }
         return .record(record, size: size)
     }

@@ -18,12 +18,14 @@ public final class AppLifecycleObserver {
     public init(client: HermesClient) {
         self.client = client
         let center = NotificationCenter.default
-        tokens.append(center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { [client] _ in
-            MainActor.assumeIsolated { Self.runInBackgroundTask(client) }
-        })
-        tokens.append(center.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main) { [client] _ in
-            client.willEnterForeground()
-        })
+        tokens.append(
+            center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { [client] _ in
+                MainActor.assumeIsolated { Self.runInBackgroundTask(client) }
+            })
+        tokens.append(
+            center.addObserver(forName: UIApplication.willEnterForegroundNotification, object: nil, queue: .main) { [client] _ in
+                client.willEnterForeground()
+            })
     }
 
     /// Stops observing.

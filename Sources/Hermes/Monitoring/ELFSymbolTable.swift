@@ -65,9 +65,10 @@ struct ELFSymbolTable: Sendable {
         struct Section { var type: UInt32, offset: Int, size: Int, link: Int, entrySize: Int }
         let sections = (0..<sectionCount).map { index in
             let at = sectionsAt + index * sectionSize
-            return Section(type: load(at + 4, UInt32.self), offset: Int(clamping: load(at + 24, UInt64.self)),
-                           size: Int(clamping: load(at + 32, UInt64.self)), link: Int(load(at + 40, UInt32.self)),
-                           entrySize: Int(clamping: load(at + 56, UInt64.self)))
+            return Section(
+                type: load(at + 4, UInt32.self), offset: Int(clamping: load(at + 24, UInt64.self)),
+                size: Int(clamping: load(at + 32, UInt64.self)), link: Int(load(at + 40, UInt32.self)),
+                entrySize: Int(clamping: load(at + 56, UInt64.self)))
         }
         let symtab: UInt32 = 2, dynsym: UInt32 = 11, function: UInt8 = 2
         guard let table = sections.first(where: { $0.type == symtab }) ?? sections.first(where: { $0.type == dynsym }),

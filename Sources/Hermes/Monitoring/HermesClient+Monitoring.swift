@@ -16,7 +16,9 @@ extension HermesClient {
                 logger.notice("hermes: crash capture is off", metadata: ["reason": "\(failure)"])
             }
             let pass = crashReportingPass()
-            addShutdownHook { pass.cancel(); await pass.value }
+            addShutdownHook {
+                pass.cancel(); await pass.value
+            }
         }
         if options.hangs {
             let watchdog = HangWatchdog(
@@ -106,11 +108,13 @@ extension HermesClient {
 
     /// Records a hang the watchdog saw end.
     func recordHang(_ duration: Duration) {
-        send(type: MonitorType.appLag, meta: [
-            "durationMs": .int(duration.milliseconds),
-            "thresholdMs": .int(configuration.monitoring.hangThreshold.milliseconds),
-            "queue": .string(configuration.monitoring.watchedQueue.label),
-        ])
+        send(
+            type: MonitorType.appLag,
+            meta: [
+                "durationMs": .int(duration.milliseconds),
+                "thresholdMs": .int(configuration.monitoring.hangThreshold.milliseconds),
+                "queue": .string(configuration.monitoring.watchedQueue.label),
+            ])
     }
 
     /// A wrapper of `session` whose requests record `net` / `netError` samples.

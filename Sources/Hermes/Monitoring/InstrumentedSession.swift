@@ -46,14 +46,18 @@ public struct InstrumentedSession: Sendable {
         do {
             let (data, response) = try await session.data(for: request, delegate: recorder)
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            client.recordNetworkSample(type: MonitorType.net, NetworkSample.response(
-                request: request, status: status, measurement(responseBytes: Int64(data.count))
-            ))
+            client.recordNetworkSample(
+                type: MonitorType.net,
+                NetworkSample.response(
+                    request: request, status: status, measurement(responseBytes: Int64(data.count))
+                ))
             return (data, response)
         } catch {
-            client.recordNetworkSample(type: MonitorType.netError, NetworkSample.failure(
-                request: request, error: error, measurement(responseBytes: 0)
-            ))
+            client.recordNetworkSample(
+                type: MonitorType.netError,
+                NetworkSample.failure(
+                    request: request, error: error, measurement(responseBytes: 0)
+                ))
             throw error
         }
     }

@@ -8,8 +8,9 @@ enum DeviceIdentity {
     static func load(in directory: URL, logger: Logger) -> String {
         let file = directory.appendingPathComponent("device-id")
         if let data = try? Data(contentsOf: file),
-           let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-           UUID(uuidString: text) != nil {
+            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            UUID(uuidString: text) != nil
+        {
             return text
         }
         let id = UUID().uuidString

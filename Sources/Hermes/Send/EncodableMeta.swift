@@ -12,7 +12,8 @@ enum EncodableMeta {
         do {
             let value = try JSONValue(parsing: Array(encoder.encode(meta)))
             guard case .object(let members) = value else {
-                return .failure(HermesError(.invalidMeta, "meta of type \(type) must encode as a JSON object (a struct or a dictionary with String keys)"))
+                return .failure(
+                    HermesError(.invalidMeta, "meta of type \(type) must encode as a JSON object (a struct or a dictionary with String keys)"))
             }
             return .success(members)
         } catch {

@@ -13,8 +13,10 @@ struct RecordBuilder: Sendable {
     /// - Parameters:
     ///   - identity: `USER_ID`, `ANON_ID` and `SESSION_ID`; `nil` leaves them out.
     ///   - properties: global properties, under the caller's meta.
-    init(app: HermesClient.AppInfo, device: DeviceInfo, deviceID: String, identity: RecordIdentity? = nil,
-         properties: [String: JSONValue] = [:]) {
+    init(
+        app: HermesClient.AppInfo, device: DeviceInfo, deviceID: String, identity: RecordIdentity? = nil,
+        properties: [String: JSONValue] = [:]
+    ) {
         self.app = app
         self.deviceID = deviceID
         self.device = device
@@ -65,7 +67,9 @@ struct RecordBuilder: Sendable {
         guard !input.type.isEmpty else { return .failure(HermesError(.emptyType, "a record needs a non-empty type")) }
         guard !input.meta.isEmpty else { return .failure(HermesError(.emptyMeta, "a record of type \(input.type) needs a non-empty meta")) }
         guard let configuration else {
-            return .failure(HermesError(.namespaceNotConfigured, "namespace \(input.namespace) has no configuration: register a default or configure it on the server"))
+            return .failure(
+                HermesError(
+                    .namespaceNotConfigured, "namespace \(input.namespace) has no configuration: register a default or configure it on the server"))
         }
         // 2. The namespace gathers.
         guard configuration.isGather else {
@@ -93,7 +97,11 @@ struct RecordBuilder: Sendable {
         // 5. Sizes: the meta, then the record as stored (meta plus payload), which is what an
         // upload batch must fit, so that nothing accepted here is later dropped as oversize.
         guard metaBytes.count <= configuration.maxMetaBytes else {
-            return .failure(HermesError(.metaTooLarge, "meta of type \(input.type) is \(metaBytes.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxMetaBytes) (maxMetaKByte)"))
+            return .failure(
+                HermesError(
+                    .metaTooLarge,
+                    "meta of type \(input.type) is \(metaBytes.count) bytes; namespace \(input.namespace) accepts at most \(configuration.maxMetaBytes) (maxMetaKByte)"
+                ))
         }
         let storedSize = metaBytes.count + (input.payload?.count ?? 0)
         guard storedSize <= configuration.maxBodyBytes else {
@@ -101,7 +109,10 @@ struct RecordBuilder: Sendable {
             guard let payload = input.payload else {
                 return .failure(HermesError(.metaTooLarge, "meta of type \(input.type) is \(metaBytes.count) bytes; \(limit)"))
             }
-            return .failure(HermesError(.payloadTooLarge, "record of type \(input.type) is \(storedSize) bytes (meta \(metaBytes.count) + payload \(payload.count)); \(limit)"))
+            return .failure(
+                HermesError(
+                    .payloadTooLarge,
+                    "record of type \(input.type) is \(storedSize) bytes (meta \(metaBytes.count) + payload \(payload.count)); \(limit)"))
         }
         // 6. The record for its table.
         let record = PendingRecord(

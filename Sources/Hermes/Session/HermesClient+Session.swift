@@ -21,8 +21,10 @@ extension HermesClient {
     /// Records `transitions` in the `hermes` namespace when it monitors `sessionStart` and
     /// `sessionEnd`, and makes a started session's id the `SESSION_ID` of later records.
     /// - Parameter identity: a change of user that takes effect with the new session (reset).
-    func apply(_ transitions: [SessionTransition], reason: SessionReason,
-               identity: (@Sendable (inout RecordIdentity) -> Void)? = nil) {
+    func apply(
+        _ transitions: [SessionTransition], reason: SessionReason,
+        identity: (@Sendable (inout RecordIdentity) -> Void)? = nil
+    ) {
         for transition in transitions {
             switch transition {
             case .ended(_, let duration):

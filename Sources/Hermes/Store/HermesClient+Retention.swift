@@ -29,8 +29,9 @@ extension RecordStore {
         try pool.write { db in
             for namespace in namespaces {
                 for table in StoreSchema.Table.allCases {
-                    try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE namespace = ? AND created_time < ?",
-                                   arguments: [namespace, createdBefore])
+                    try db.execute(
+                        sql: "DELETE FROM \(table.rawValue) WHERE namespace = ? AND created_time < ?",
+                        arguments: [namespace, createdBefore])
                     if db.changesCount > 0 { deleted[namespace, default: 0] += db.changesCount }
                 }
             }

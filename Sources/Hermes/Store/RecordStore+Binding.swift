@@ -27,15 +27,18 @@ extension RecordStore {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
     }
 
     /// Runs a claim query (``claimBatch(_:batchID:)``) and reads its rows straight from SQLite:
     /// the columns `id, report_id, monitor_type, is_biz, meta, size` and, for the payload
     /// table, `payload`; the parameters `texts`, then the id to read past and the row limit.
-    static func claimCandidates(_ statement: Statement, texts: [String], after: Int64, limit: Int,
-                                table: StoreSchema.Table, in db: Database) throws -> [ClaimedBatch.Row] {
+    static func claimCandidates(
+        _ statement: Statement, texts: [String], after: Int64, limit: Int,
+        table: StoreSchema.Table, in db: Database
+    ) throws -> [ClaimedBatch.Row] {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         defer { sqlite3_reset(handle) }
@@ -48,13 +51,15 @@ extension RecordStore {
             case SQLITE_DONE:
                 return rows
             case SQLITE_ROW:
-                rows.append(ClaimedBatch.Row(
-                    id: sqlite3_column_int64(handle, 0), reportID: text(handle, 1), monitorType: text(handle, 2),
-                    isBusiness: sqlite3_column_int64(handle, 3) != 0, meta: bytes(handle, 4), size: Int(sqlite3_column_int64(handle, 5)),
-                    payload: table == .payload ? Data(bytes(handle, 6)) : nil
-                ))
+                rows.append(
+                    ClaimedBatch.Row(
+                        id: sqlite3_column_int64(handle, 0), reportID: text(handle, 1), monitorType: text(handle, 2),
+                        isBusiness: sqlite3_column_int64(handle, 3) != 0, meta: bytes(handle, 4), size: Int(sqlite3_column_int64(handle, 5)),
+                        payload: table == .payload ? Data(bytes(handle, 6)) : nil
+                    ))
             case let code:
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+                throw DatabaseError(
+                    resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
             }
         }
     }

@@ -22,10 +22,11 @@ extension RecordStore {
             try db.execute(sql: "DELETE FROM \(StoreSchema.journalCursorTable) WHERE segment = ?", arguments: [segment])
         }
         guard !cursors.isEmpty else { return }
-        let upsert = try db.cachedStatement(sql: """
-            INSERT INTO \(StoreSchema.journalCursorTable) (segment, offset) VALUES (?, ?)
-            ON CONFLICT(segment) DO UPDATE SET offset = excluded.offset
-            """)
+        let upsert = try db.cachedStatement(
+            sql: """
+                INSERT INTO \(StoreSchema.journalCursorTable) (segment, offset) VALUES (?, ?)
+                ON CONFLICT(segment) DO UPDATE SET offset = excluded.offset
+                """)
         for cursor in cursors { try upsert.execute(arguments: [cursor.segment, cursor.offset]) }
     }
 }

@@ -66,8 +66,10 @@ extension RecordStore {
         // Crash rows through their own small index, then every row in id order (crash rows,
         // taken already, are skipped there), each read in chunks past what is in flight.
         let passes = [
-            ("SELECT \(columns) FROM \(table) WHERE namespace = ? AND \(StoreSchema.crashRowCondition) AND monitor_type IN (?, ?) AND id > ? ORDER BY id LIMIT ?",
-             [request.namespace] + crashTypes),
+            (
+                "SELECT \(columns) FROM \(table) WHERE namespace = ? AND \(StoreSchema.crashRowCondition) AND monitor_type IN (?, ?) AND id > ? ORDER BY id LIMIT ?",
+                [request.namespace] + crashTypes
+            ),
             ("SELECT \(columns) FROM \(table) WHERE namespace = ? AND id > ? ORDER BY id LIMIT ?", [request.namespace]),
         ]
         let chunk = request.maxItems + claimed.count
@@ -82,7 +84,7 @@ extension RecordStore {
                     for candidate in candidates {
                         after = candidate.id
                         guard !claimed.contains(after), !excluded.contains(candidate.monitorType),
-                              index == 0 || !crashTypes.contains(candidate.monitorType)
+                            index == 0 || !crashTypes.contains(candidate.monitorType)
                         else { continue }
                         guard bytes + candidate.size <= request.maxBytes else {
                             // The first row alone is over the limit: it would block the queue forever.
@@ -139,7 +141,8 @@ extension RecordStore {
         try pool.write { db in
             for (key, value) in [("traffic_start", window.start), ("traffic_bytes", Int64(window.usedBytes))] {
                 try db.execute(
-                    sql: "INSERT INTO namespace_state (namespace, key, value) VALUES (?, ?, ?) ON CONFLICT(namespace, key) DO UPDATE SET value = excluded.value",
+                    sql:
+                        "INSERT INTO namespace_state (namespace, key, value) VALUES (?, ?, ?) ON CONFLICT(namespace, key) DO UPDATE SET value = excluded.value",
                     arguments: [namespace, key, value]
                 )
             }

@@ -143,13 +143,16 @@ final class RecordStore {
         while counts[namespace, default: 0] > limit {
             let claimed = inFlight.values.reduce(0) { $0 + $1.count }
             let deleted = try pool.write { db in
-                let candidates = try Row.fetchAll(db, sql: """
-                    SELECT t, id FROM (
-                        SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM meta WHERE namespace = :ns
-                        UNION ALL
-                        SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM payload WHERE namespace = :ns
-                    ) ORDER BY crash, created_time, id LIMIT :candidates
-                    """, arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "candidates": Self.evictionChunk + claimed])
+                let candidates = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT t, id FROM (
+                            SELECT 'meta' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM meta WHERE namespace = :ns
+                            UNION ALL
+                            SELECT 'payload' AS t, id, created_time, monitor_type IN (:crash, :bizCrash) AS crash FROM payload WHERE namespace = :ns
+                        ) ORDER BY crash, created_time, id LIMIT :candidates
+                        """,
+                    arguments: ["ns": namespace, "crash": crashTypes[0], "bizCrash": crashTypes[1], "candidates": Self.evictionChunk + claimed])
                 let victims = candidates.map { (table: StoreSchema.Table(rawValue: $0["t"])!, id: $0["id"] as Int64) }
                 let (waiting, sent) = (victims.filter { !isInFlight($0) }, victims.filter(isInFlight))
                 let chosen = (waiting + sent).prefix(Self.evictionChunk)

@@ -54,15 +54,18 @@ public enum StoreInspector: Sendable {
         return try queue.read { db in
             var groups: [Group] = []
             for table in StoreSchema.Table.allCases {
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT namespace, COUNT(*) AS n, SUM(size) AS bytes, MIN(created_time) AS oldest, MAX(created_time) AS newest
-                    FROM \(table.rawValue) GROUP BY namespace
-                    """)
+                let rows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT namespace, COUNT(*) AS n, SUM(size) AS bytes, MIN(created_time) AS oldest, MAX(created_time) AS newest
+                        FROM \(table.rawValue) GROUP BY namespace
+                        """)
                 for row in rows {
-                    groups.append(Group(
-                        namespace: row["namespace"], table: table.rawValue,
-                        rows: row["n"], bytes: row["bytes"], oldest: row["oldest"], newest: row["newest"]
-                    ))
+                    groups.append(
+                        Group(
+                            namespace: row["namespace"], table: table.rawValue,
+                            rows: row["n"], bytes: row["bytes"], oldest: row["oldest"], newest: row["newest"]
+                        ))
                 }
             }
             groups.sort { ($0.namespace, $0.table) < ($1.namespace, $1.table) }

@@ -65,8 +65,10 @@ package final class StoreWriter: @unchecked Sendable {
     ///   - directory: where the database file and the journal live.
     ///   - journal: sizes and limits of the journal and its memory buffer.
     ///   - configurationService: asked for each namespace's `maxCacheCount` (none for an unconfigured namespace).
-    init(directory: URL, journal options: Journal.Options, fileProtection: FileProtection, logger: Logger,
-         wallClock: @escaping @Sendable () -> Int64, configurationService: ConfigurationService, ledger: LossLedger) {
+    init(
+        directory: URL, journal options: Journal.Options, fileProtection: FileProtection, logger: Logger,
+        wallClock: @escaping @Sendable () -> Int64, configurationService: ConfigurationService, ledger: LossLedger
+    ) {
         self.directory = directory
         self.logger = logger
         self.wallClock = wallClock
@@ -126,10 +128,11 @@ package final class StoreWriter: @unchecked Sendable {
     func perform<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async {
-                continuation.resume(with: Result {
-                    guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
-                    return try self.closingIfCorrupt { try work(self.openedStore()) }
-                })
+                continuation.resume(
+                    with: Result {
+                        guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
+                        return try self.closingIfCorrupt { try work(self.openedStore()) }
+                    })
             }
         }
     }
@@ -156,10 +159,11 @@ package final class StoreWriter: @unchecked Sendable {
     func performPromptly<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job: @Sendable () -> Void = {
-                continuation.resume(with: Result {
-                    guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
-                    return try self.closingIfCorrupt { try work(self.openedStore()) }
-                })
+                continuation.resume(
+                    with: Result {
+                        guard !self.state.withLock({ $0.closed }) else { throw HermesError(.shutDown, "the client was shut down") }
+                        return try self.closingIfCorrupt { try work(self.openedStore()) }
+                    })
             }
             let queued = state.withLock { state in
                 guard state.draining else { return false }
@@ -205,7 +209,8 @@ package final class StoreWriter: @unchecked Sendable {
                     if waiter.isSatisfied(committed: committed, recovering: recovering) {
                         waiter.continuation.resume()
                     } else {
-                        waiter.continuation.resume(throwing: HermesError(.shutDown, "the client shut down before these records could be stored; they stay in the journal"))
+                        waiter.continuation.resume(
+                            throwing: HermesError(.shutDown, "the client shut down before these records could be stored; they stay in the journal"))
                     }
                 }
                 continuation.resume(returning: unsaved.values.reduce(0, +))
@@ -334,7 +339,8 @@ package final class StoreWriter: @unchecked Sendable {
             defer { state.waiters.removeAll() }
             return state.waiters.map(\.continuation)
         }
-        let failure = HermesError(.storeUnavailable, "the store cannot be written now (\(error)); \(count)+ records wait in the journal and will be retried")
+        let failure = HermesError(
+            .storeUnavailable, "the store cannot be written now (\(error)); \(count)+ records wait in the journal and will be retried")
         waiters.forEach { $0.resume(throwing: failure) }
         guard !state.withLock({ $0.closed }) else { return }
         let delay = min(30.0, 0.5 * Double(1 << min(failureStreak - 1, 6)))

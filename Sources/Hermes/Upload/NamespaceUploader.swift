@@ -32,8 +32,10 @@ actor NamespaceUploader {
     ///   - jitter: a uniform draw in `0..<1` for the wait.
     ///   - now: the monotonic time.
     ///   - round: runs the round with the current batch size.
-    func run(force: Bool, jitter: Double, now: @Sendable () -> Duration,
-             round: @Sendable (BatchSize) async -> UploadRound.Result) async -> Run {
+    func run(
+        force: Bool, jitter: Double, now: @Sendable () -> Duration,
+        round: @Sendable (BatchSize) async -> UploadRound.Result
+    ) async -> Run {
         while busy {
             guard force else {
                 again = true

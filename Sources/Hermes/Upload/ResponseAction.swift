@@ -35,12 +35,13 @@ enum ResponseAction: Equatable, Sendable {
             self = .retry(retryAfter: RetryPolicy.retryAfter(response.header("Retry-After")))
         case 400..<500:
             let refusal = CollectorRefusal(body: response.body)
-            let reason: UploadBlock.Reason = switch status {
-            case 401, 403: .unauthorized
-            case 404, 410: .collectorNotFound
-            case 400 where refusal?.scope == .packet: .packetRefused
-            default: .requestRefused
-            }
+            let reason: UploadBlock.Reason =
+                switch status {
+                case 401, 403: .unauthorized
+                case 404, 410: .collectorNotFound
+                case 400 where refusal?.scope == .packet: .packetRefused
+                default: .requestRefused
+                }
             let message = refusal.map(\.reason).flatMap { $0.isEmpty ? nil : $0 } ?? "HTTP \(status)"
             self = .pause(Refusal(reason: reason, status: status, code: refusal?.error, message: String(message.prefix(200))))
         default:

@@ -30,11 +30,13 @@ final class UploadBlocks: Sendable {
                     pauses: count, since: blocks[namespace]?.since ?? now, retryAt: retryAt
                 )
             }
-            logger.warning("hermes: the collector refused uploads; paused them, every record is kept", metadata: [
-                "namespace": "\(namespace)", "reason": "\(refusal.reason)", "status": "\(refusal.status)",
-                "code": "\(refusal.code ?? "-")", "message": "\(refusal.message)", "pauses": "\(count)",
-                "retry_in_s": "\(Int64(delay / .seconds(1)))",
-            ])
+            logger.warning(
+                "hermes: the collector refused uploads; paused them, every record is kept",
+                metadata: [
+                    "namespace": "\(namespace)", "reason": "\(refusal.reason)", "status": "\(refusal.status)",
+                    "code": "\(refusal.code ?? "-")", "message": "\(refusal.message)", "pauses": "\(count)",
+                    "retry_in_s": "\(Int64(delay / .seconds(1)))",
+                ])
             counters.counter("hermes.uploads.paused", [("namespace", namespace), ("reason", refusal.reason.name)]).increment()
         case .lifted:
             lift([namespace], why: "the collector accepts uploads again")

@@ -57,9 +57,11 @@ final class UploadEngine: Sendable {
     }
 
     /// - Parameter configurationService: asked for each namespace's configuration at each decision.
-    init(context: UploadContext, configurationService: ConfigurationService,
-         defaultEndpoint: URL?, monitor: any NetworkMonitor, clock: MonotonicClock,
-         startDelay: Duration, seed: UInt64) {
+    init(
+        context: UploadContext, configurationService: ConfigurationService,
+        defaultEndpoint: URL?, monitor: any NetworkMonitor, clock: MonotonicClock,
+        startDelay: Duration, seed: UInt64
+    ) {
         self.context = context
         self.configurationService = configurationService
         self.defaultEndpoint = defaultEndpoint

@@ -56,8 +56,10 @@ struct UploadRound: Sendable {
     /// same trip to the store as the claim after it. However it ends, one cleanup puts back
     /// the batches claimed but not delivered and deletes the rows the collector acknowledged.
     /// - Returns: how the round ends, or `nil` when the table is done.
-    private func send(_ table: StoreSchema.Table, endpoint: URL, summary: inout UploadSummary,
-                      batchSize: inout BatchSize) async -> (UploadSummary.Outcome, Wait?)? {
+    private func send(
+        _ table: StoreSchema.Table, endpoint: URL, summary: inout UploadSummary,
+        batchSize: inout BatchSize
+    ) async -> (UploadSummary.Outcome, Wait?)? {
         let held = HeldBatches()
         var ending: (UploadSummary.Outcome, Wait?)?
         do {
@@ -75,8 +77,10 @@ struct UploadRound: Sendable {
 
     /// The sending loop of ``send(_:endpoint:summary:batchSize:)``, which holds every batch it
     /// claims or sees acknowledged in `held` until it is delivered and deleted.
-    private func pump(_ table: StoreSchema.Table, endpoint: URL, held: HeldBatches, summary: inout UploadSummary,
-                      batchSize: inout BatchSize) async throws -> (UploadSummary.Outcome, Wait?)? {
+    private func pump(
+        _ table: StoreSchema.Table, endpoint: URL, held: HeldBatches, summary: inout UploadSummary,
+        batchSize: inout BatchSize
+    ) async throws -> (UploadSummary.Outcome, Wait?)? {
         var next = try await claim(table, batchSize: &batchSize, endpoint: endpoint, held: held)
         while let current = next {
             next = nil
@@ -139,8 +143,10 @@ struct UploadRound: Sendable {
     /// Claims and encodes the next batch of `table` (``prepare(_:batchSize:endpoint:deleting:)``),
     /// deleting in the same trip the rows of the batch `held` last saw acknowledged, and holds
     /// what it claimed.
-    private func claim(_ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
-                       held: HeldBatches) async throws -> Prepared? {
+    private func claim(
+        _ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
+        held: HeldBatches
+    ) async throws -> Prepared? {
         let deleting = held.lastAcknowledged
         let prepared = try await prepare(table, batchSize: &batchSize, endpoint: endpoint, deleting: deleting)
         if deleting != nil { held.forgetLastAcknowledged() }
@@ -155,8 +161,10 @@ struct UploadRound: Sendable {
     }
 
     /// What a refusal means for the round: `nil` to go on with a halved batch, or how it ends.
-    private func settle(refused action: ResponseAction, rows: Int, failure: String,
-                        batchSize: inout BatchSize) -> (UploadSummary.Outcome, Wait?)? {
+    private func settle(
+        refused action: ResponseAction, rows: Int, failure: String,
+        batchSize: inout BatchSize
+    ) -> (UploadSummary.Outcome, Wait?)? {
         switch action {
         case .delivered:
             return nil
@@ -180,9 +188,11 @@ struct UploadRound: Sendable {
     /// - Returns: `false` when it was a single row.
     private func halve(_ batchSize: inout BatchSize, rows: Int) -> Bool {
         guard batchSize.refused(rows: rows) else { return false }
-        context.logger.notice("hermes: batch too large for the collector; halving", metadata: [
-            "namespace": "\(namespace)", "maxItem": "\(batchSize.rows(maxItem: configuration.maxItem))",
-        ])
+        context.logger.notice(
+            "hermes: batch too large for the collector; halving",
+            metadata: [
+                "namespace": "\(namespace)", "maxItem": "\(batchSize.rows(maxItem: configuration.maxItem))",
+            ])
         return true
     }
 
@@ -197,8 +207,10 @@ struct UploadRound: Sendable {
     /// is deleted and counted as oversize.
     /// - Parameter deleting: a batch the collector acknowledged, whose rows are deleted in the
     ///   same trip to the store.
-    private func prepare(_ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
-                         deleting: ClaimedBatch?) async throws -> Prepared? {
+    private func prepare(
+        _ table: StoreSchema.Table, batchSize: inout BatchSize, endpoint: URL,
+        deleting: ClaimedBatch?
+    ) async throws -> Prepared? {
         var deleting = deleting
         while true {
             let request = RecordStore.BatchRequest(
@@ -218,7 +230,7 @@ struct UploadRound: Sendable {
             }
             do {
                 return Prepared(batch: batch, request: try encode(batch, endpoint: endpoint))
-            } catch where [.metaBlockTooLarge, .tooManyPayloads].contains(error.code) {
+            } catch  where [.metaBlockTooLarge, .tooManyPayloads].contains(error.code) {
                 guard batch.rows.count == 1 else {
                     await release(batch)
                     _ = halve(&batchSize, rows: batch.rows.count)
@@ -243,11 +255,13 @@ struct UploadRound: Sendable {
     private func reportRejections(_ rejections: [UploadAnswer.Rejection]) {
         let codes = Dictionary(rejections.map { ($0.code, 1) }, uniquingKeysWith: +)
         context.ledger.recordRejections(codes, namespace: namespace)
-        context.logger.warning("hermes: the collector rejected records; they are deleted", metadata: [
-            "namespace": "\(namespace)", "records": "\(rejections.count)",
-            "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
-            "reason": "\(rejections[0].reason)",
-        ])
+        context.logger.warning(
+            "hermes: the collector rejected records; they are deleted",
+            metadata: [
+                "namespace": "\(namespace)", "records": "\(rejections.count)",
+                "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
+                "reason": "\(rejections[0].reason)",
+            ])
     }
 
     /// The request that carries a claimed batch.

@@ -20,21 +20,26 @@ actor LiveConfiguration {
     }
 
     /// The document saved in `storage`, or `initial` if none was saved, clamped into range.
-    static func load(storage: any CollectorStorage, initial: ConfigurationDocument, logger: Logger) async throws(CollectorError) -> LiveConfiguration {
+    static func load(storage: any CollectorStorage, initial: ConfigurationDocument, logger: Logger) async throws(CollectorError) -> LiveConfiguration
+    {
         let saved = try await withStorageErrors("load the configuration") { try await storage.loadConfiguration() }
         let (document, adjustments) = (saved ?? initial).clamped()
         for adjustment in adjustments {
             logger.warning("configuration value out of range", metadata: ["adjustment": "\(adjustment)"])
         }
-        logger.info("serving configuration", metadata: [
-            "revision": "\(document.revision)", "source": saved == nil ? "initial" : "store",
-        ])
+        logger.info(
+            "serving configuration",
+            metadata: [
+                "revision": "\(document.revision)", "source": saved == nil ? "initial" : "store",
+            ])
         return LiveConfiguration(document: document, storage: storage)
     }
 
     /// Sets one namespace's configuration, clamped, as the next revision.
     /// - Returns: the new document and the values clamping changed.
-    func setNamespace(_ name: String, _ configuration: NamespaceConfiguration) async throws(CollectorError) -> (ConfigurationDocument, [ConfigurationAdjustment]) {
+    func setNamespace(_ name: String, _ configuration: NamespaceConfiguration) async throws(CollectorError) -> (
+        ConfigurationDocument, [ConfigurationAdjustment]
+    ) {
         let (clamped, adjustments) = configuration.clamped(namespace: name)
         let document = try await change { $0.namespaces[name] = clamped }
         return (document, adjustments)
@@ -68,7 +73,9 @@ actor LiveConfiguration {
 
     /// Edits the saved document (the served one when none is saved) as the next revision, saved
     /// before it is served; the store keeps other collectors' changes out in between.
-    private func change(_ edit: @escaping @Sendable (inout ConfigurationDocument) throws(CollectorError) -> Void) async throws(CollectorError) -> ConfigurationDocument {
+    private func change(_ edit: @escaping @Sendable (inout ConfigurationDocument) throws(CollectorError) -> Void) async throws(CollectorError)
+        -> ConfigurationDocument
+    {
         await beginChange()
         defer { endChange() }
         let next = try await withStorageErrors("save the configuration") { [document, storage] in

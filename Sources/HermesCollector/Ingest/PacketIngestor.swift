@@ -44,7 +44,8 @@ struct PacketIngestor: Sendable {
                     createTime: fields.createTime, meta: line, payload: payload.isEmpty ? nil : payload
                 )
                 if let reason = recordRule?(record, meta) {
-                    rejected.append(.init(index: index, reportID: fields.reportID, code: CollectorError.Code.refusedByRule.description, reason: reason))
+                    rejected.append(
+                        .init(index: index, reportID: fields.reportID, code: CollectorError.Code.refusedByRule.description, reason: reason))
                 } else {
                     records.append(record)
                 }

@@ -22,16 +22,19 @@ struct AdminRoutes {
                 throw CollectorError(error)
             }
             let (document, adjustments) = try await live.setNamespace(name, configuration)
-            logger.info("namespace configuration set", metadata: [
-                "namespace": "\(name)", "revision": "\(document.revision)", "adjustments": "\(adjustments.count)",
-            ])
+            logger.info(
+                "namespace configuration set",
+                metadata: [
+                    "namespace": "\(name)", "revision": "\(document.revision)", "adjustments": "\(adjustments.count)",
+                ])
             return try .json([
                 "namespace": .string(name),
                 "revision": .int(Int64(document.revision)),
                 "configuration": document.namespaces[name]?.json ?? .null,
-                "adjustments": .array(adjustments.map { adjustment in
-                    ["field": .string(adjustment.field), "original": .double(adjustment.original), "adjusted": .double(adjustment.adjusted)]
-                }),
+                "adjustments": .array(
+                    adjustments.map { adjustment in
+                        ["field": .string(adjustment.field), "original": .double(adjustment.original), "adjusted": .double(adjustment.adjusted)]
+                    }),
             ])
         }
         router.delete(Self.path) { request, context -> Response in

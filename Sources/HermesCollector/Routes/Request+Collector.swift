@@ -7,7 +7,7 @@ extension Request {
     func requireBearer(_ token: String) throws(CollectorError) {
         let prefix = "Bearer "
         guard let authorization = headers[.authorization], authorization.hasPrefix(prefix),
-              Self.constantTimeEquals(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+            Self.constantTimeEquals(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
         else {
             throw CollectorError(.unauthorized, "this endpoint needs the admin token: Authorization: Bearer <token>")
         }

@@ -24,9 +24,11 @@ struct RequestObservingMiddleware<Context: RequestContext>: RouterMiddleware {
         let elapsed = started.duration(to: .now)
         metrics.observeRequest(route: context.endpointPath ?? "unmatched", method: "\(request.method)", status: status, duration: elapsed)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        context.logger.debug("request", metadata: [
-            "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
-            "duration_ms": "\((milliseconds * 100).rounded() / 100)",
-        ])
+        context.logger.debug(
+            "request",
+            metadata: [
+                "method": "\(request.method)", "path": "\(request.uri.path)", "status": "\(status)",
+                "duration_ms": "\((milliseconds * 100).rounded() / 100)",
+            ])
     }
 }

@@ -29,21 +29,27 @@ struct UploadRoutes<Storage: CollectorStorage> {
         let headers = try UploadHeaders(request.headers)
         let receivedAt = wallClock()
         let ingest = try ingestor.ingest(body, kind: kind, headers: headers, receivedAt: receivedAt)
-        let outcome = ingest.batch.records.isEmpty
+        let outcome =
+            ingest.batch.records.isEmpty
             ? StoreOutcome(stored: 0, duplicates: 0)
             : try await withStorageErrors("store the batch") { try await storage.store(ingest.batch) }
         metrics.countBatch(kind, outcome, rejected: ingest.rejected)
-        logger.debug("batch stored", metadata: [
-            "kind": "\(kind.label)", "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
-            "stored": "\(outcome.stored)", "duplicates": "\(outcome.duplicates)", "rejected": "\(ingest.rejected.count)",
-            "bytes": "\(body.count)",
-        ])
+        logger.debug(
+            "batch stored",
+            metadata: [
+                "kind": "\(kind.label)", "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
+                "stored": "\(outcome.stored)", "duplicates": "\(outcome.duplicates)", "rejected": "\(ingest.rejected.count)",
+                "bytes": "\(body.count)",
+            ])
         if !ingest.rejected.isEmpty {
             let codes = Dictionary(ingest.rejected.map { ($0.code, 1) }, uniquingKeysWith: +)
-            logger.notice("records rejected", metadata: [
-                "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
-                "records": "\(ingest.rejected.count)", "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
-            ])
+            logger.notice(
+                "records rejected",
+                metadata: [
+                    "namespace": "\(headers.namespace)", "batch_id": "\(headers.batchID ?? "-")",
+                    "records": "\(ingest.rejected.count)",
+                    "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
+                ])
         }
         return try .json(UploadAnswer(stored: outcome.stored, duplicates: outcome.duplicates, rejected: ingest.rejected).json)
     }

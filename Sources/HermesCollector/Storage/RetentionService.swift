@@ -33,9 +33,11 @@ package struct RetentionService: Service {
             let outcome = try await storage.removeDays(before: UTCDay.retentionCutoff(keeping: days, now: now))
             metrics.countRetention(outcome)
             if outcome.recordsRemoved > 0 || outcome.daysDropped > 0 {
-                logger.info("old days removed", metadata: [
-                    "retention_days": "\(days)", "days_dropped": "\(outcome.daysDropped)", "records": "\(outcome.recordsRemoved)",
-                ])
+                logger.info(
+                    "old days removed",
+                    metadata: [
+                        "retention_days": "\(days)", "days_dropped": "\(outcome.daysDropped)", "records": "\(outcome.recordsRemoved)",
+                    ])
             }
         } catch {
             metrics.countRetention(nil)

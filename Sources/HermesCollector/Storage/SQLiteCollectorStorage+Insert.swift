@@ -54,11 +54,12 @@ extension SQLiteCollectorStorage {
 
     /// Inserts one batch's records, each at most once per `(namespace, report_id)`.
     static func insert(_ batch: IngestBatch, in db: Database) throws -> StoreOutcome {
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (namespace, report_id) DO NOTHING
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (namespace, report_id) DO NOTHING
+                """)
         var stored = 0
         for record in batch.records where try execute(statement, binding: record, of: batch, in: db) {
             stored += 1
@@ -98,7 +99,8 @@ extension SQLiteCollectorStorage {
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
         return sqlite3_changes(db.sqliteConnection) > 0
     }

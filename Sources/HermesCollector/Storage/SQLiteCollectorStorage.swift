@@ -145,26 +145,27 @@ public struct SQLiteCollectorStorage: CollectorStorage {
     private static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: events and config") { db in
-            try db.execute(sql: """
-                CREATE TABLE events (
-                    id INTEGER PRIMARY KEY,
-                    namespace TEXT NOT NULL,
-                    report_id TEXT NOT NULL,
-                    monitor_type TEXT NOT NULL,
-                    create_time INTEGER NOT NULL,
-                    meta TEXT NOT NULL,
-                    payload BLOB,
-                    device_id TEXT,
-                    batch_id TEXT,
-                    received_at INTEGER NOT NULL,
-                    UNIQUE (namespace, report_id)
-                );
-                CREATE INDEX events_by_type_and_time ON events (namespace, monitor_type, create_time);
-                CREATE TABLE config (
-                    id INTEGER PRIMARY KEY CHECK (id = 1),
-                    document TEXT NOT NULL
-                );
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE events (
+                        id INTEGER PRIMARY KEY,
+                        namespace TEXT NOT NULL,
+                        report_id TEXT NOT NULL,
+                        monitor_type TEXT NOT NULL,
+                        create_time INTEGER NOT NULL,
+                        meta TEXT NOT NULL,
+                        payload BLOB,
+                        device_id TEXT,
+                        batch_id TEXT,
+                        received_at INTEGER NOT NULL,
+                        UNIQUE (namespace, report_id)
+                    );
+                    CREATE INDEX events_by_type_and_time ON events (namespace, monitor_type, create_time);
+                    CREATE TABLE config (
+                        id INTEGER PRIMARY KEY CHECK (id = 1),
+                        document TEXT NOT NULL
+                    );
+                    """)
         }
         return migrator
     }()

@@ -13,13 +13,15 @@ struct SQLiteSyncApplier {
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
         let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
         if let stored = try String.fetchOne(
-            db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"), arguments: [clientID, planner.sequence]
+            db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"),
+            arguments: [clientID, planner.sequence]
         ) {
             return try SyncChangeSet(json: JSONValue(parsing: Array(stored.utf8)))
         }
-        let last = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?"), arguments: [clientID]
-        ) ?? 0
+        let last =
+            try Int64.fetchOne(
+                db.cachedStatement(sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?"), arguments: [clientID]
+            ) ?? 0
         var result: Result<SyncChangeSet, SyncRefusal>
         if let refusal = planner.refusalBeforeWriting(schemaVersion: schemaVersion, lastSequence: last) {
             result = .failure(refusal)
@@ -55,7 +57,8 @@ struct SQLiteSyncApplier {
             let record = entry.record
             try execute("DELETE FROM sync_references WHERE type = ? AND id = ?", [record.type, record.id])
             if !record.isDeleted {
-                try execute("""
+                try execute(
+                    """
                     INSERT INTO sync_records(type, id, revision, created, attributes, deleted_at) VALUES (?, ?, ?, ?, ?, NULL)
                     ON CONFLICT (type, id) DO UPDATE SET revision = excluded.revision, attributes = excluded.attributes
                     """, [record.type, record.id, write.revision, write.revision, try record.storedAttributes])
@@ -91,7 +94,8 @@ struct SQLiteSyncApplier {
         var records: [SyncRecordKey: SyncRecord] = [:]
         for key in keys {
             let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?"), arguments: [key.type, key.id]
+                db.cachedStatement(sql: "SELECT type, id, revision, attributes FROM sync_records WHERE type = ? AND id = ?"),
+                arguments: [key.type, key.id]
             )
             if let row { records[key] = try SQLiteSyncStorage.record(row) }
         }

@@ -46,23 +46,24 @@ public struct SQLiteSyncStorage: SyncStorage {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("sync-v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE sync_records(
-                    type TEXT NOT NULL, id INTEGER NOT NULL, revision INTEGER NOT NULL, created INTEGER NOT NULL,
-                    attributes TEXT, deleted_at INTEGER, PRIMARY KEY (type, id)) WITHOUT ROWID;
-                CREATE INDEX sync_records_revision ON sync_records(revision);
-                CREATE TABLE sync_references(
-                    target_type TEXT NOT NULL, target_id INTEGER NOT NULL, type TEXT NOT NULL, id INTEGER NOT NULL,
-                    PRIMARY KEY (target_type, target_id, type, id)) WITHOUT ROWID;
-                CREATE INDEX sync_references_source ON sync_references(type, id);
-                CREATE TABLE sync_outcomes(
-                    client_id TEXT NOT NULL, sequence INTEGER NOT NULL, revision INTEGER, outcome TEXT NOT NULL,
-                    received_at INTEGER NOT NULL, PRIMARY KEY (client_id, sequence)) WITHOUT ROWID;
-                CREATE TABLE sync_state(
-                    id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL, next_id INTEGER NOT NULL,
-                    horizon INTEGER NOT NULL);
-                INSERT INTO sync_state(id, revision, next_id, horizon) VALUES (1, 0, 1, 0);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_records(
+                        type TEXT NOT NULL, id INTEGER NOT NULL, revision INTEGER NOT NULL, created INTEGER NOT NULL,
+                        attributes TEXT, deleted_at INTEGER, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                    CREATE INDEX sync_records_revision ON sync_records(revision);
+                    CREATE TABLE sync_references(
+                        target_type TEXT NOT NULL, target_id INTEGER NOT NULL, type TEXT NOT NULL, id INTEGER NOT NULL,
+                        PRIMARY KEY (target_type, target_id, type, id)) WITHOUT ROWID;
+                    CREATE INDEX sync_references_source ON sync_references(type, id);
+                    CREATE TABLE sync_outcomes(
+                        client_id TEXT NOT NULL, sequence INTEGER NOT NULL, revision INTEGER, outcome TEXT NOT NULL,
+                        received_at INTEGER NOT NULL, PRIMARY KEY (client_id, sequence)) WITHOUT ROWID;
+                    CREATE TABLE sync_state(
+                        id INTEGER PRIMARY KEY CHECK (id = 1), revision INTEGER NOT NULL, next_id INTEGER NOT NULL,
+                        horizon INTEGER NOT NULL);
+                    INSERT INTO sync_state(id, revision, next_id, horizon) VALUES (1, 0, 1, 0);
+                    """)
         }
         return migrator
     }
@@ -83,16 +84,19 @@ public struct SQLiteSyncStorage: SyncStorage {
                 let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, horizon FROM sync_state WHERE id = 1"))!
                 let current: Int64 = state["revision"]
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state["horizon"], current: current)
-                let end = try Int64.fetchOne(
-                    db.cachedStatement(sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?"),
-                    arguments: [plan.position, max(0, limit - 1)]
-                ) ?? current
+                let end =
+                    try Int64.fetchOne(
+                        db.cachedStatement(sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?"),
+                        arguments: [plan.position, max(0, limit - 1)]
+                    ) ?? current
                 // Tombstones too, even in a full copy: the device may hold a record from its own
                 // change set answered in the same exchange, deleted since.
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-                    SELECT type, id, revision, created, attributes FROM sync_records
-                    WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
-                    """), arguments: [plan.position, end])
+                let rows = try Row.fetchCursor(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT type, id, revision, created, attributes FROM sync_records
+                            WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
+                            """), arguments: [plan.position, end])
                 var missed = SyncMissedChangeSets()
                 while let row = try rows.next() {
                     let record = SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], pageAttributes: row["attributes"])
@@ -115,10 +119,11 @@ public struct SQLiteSyncStorage: SyncStorage {
                     try db.execute(sql: "UPDATE sync_state SET horizon = MAX(horizon, ?) WHERE id = 1", arguments: [newest])
                 }
                 // Each device's last outcome stays: it tells a sequence sent again from one never seen.
-                try db.execute(sql: """
-                    DELETE FROM sync_outcomes WHERE received_at < ?
-                    AND (client_id, sequence) NOT IN (SELECT client_id, MAX(sequence) FROM sync_outcomes GROUP BY client_id)
-                    """, arguments: [cutoff])
+                try db.execute(
+                    sql: """
+                        DELETE FROM sync_outcomes WHERE received_at < ?
+                        AND (client_id, sequence) NOT IN (SELECT client_id, MAX(sequence) FROM sync_outcomes GROUP BY client_id)
+                        """, arguments: [cutoff])
                 return removed
             }
         }
@@ -145,8 +150,10 @@ extension SQLiteSyncStorage {
     package func outcomes() async throws(CollectorError) -> [(clientID: String, sequence: Int64, applied: Bool)] {
         try await withStorageErrors("read the outcomes") {
             try await writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT client_id, sequence, revision IS NOT NULL AS applied FROM sync_outcomes ORDER BY client_id, sequence")
-                    .map { (clientID: $0["client_id"], sequence: $0["sequence"], applied: $0["applied"]) }
+                try Row.fetchAll(
+                    db, sql: "SELECT client_id, sequence, revision IS NOT NULL AS applied FROM sync_outcomes ORDER BY client_id, sequence"
+                )
+                .map { (clientID: $0["client_id"], sequence: $0["sequence"], applied: $0["applied"]) }
             }
         }
     }

@@ -18,7 +18,8 @@ package struct SyncCursor: Hashable {
         guard let text else { return nil }
         let parts = text.split(separator: ":")
         guard parts.count == 3, parts[0] == "full", let position = Int64(parts[1]), let floor = Int64(parts[2]),
-              position >= 0, floor >= 0 else { return nil }
+            position >= 0, floor >= 0
+        else { return nil }
         self.init(position: position, floor: floor)
     }
 

@@ -14,7 +14,7 @@ extension SyncRecord {
 
     /// A record read from a store's row.
     /// - Parameter storedAttributes: the attributes' JSON text, `nil` for a tombstone.
-    /// - Throws: ``HermesWireError`` if the text is not JSON.
+    /// - Throws: `HermesWireError` if the text is not JSON.
     package init(type: String, id: Int64, revision: Int64, storedAttributes: String?) throws(HermesWireError) {
         var attributes: [String: JSONValue]?
         if let storedAttributes { attributes = try JSONValue(parsing: Array(storedAttributes.utf8)).objectValue ?? [:] }

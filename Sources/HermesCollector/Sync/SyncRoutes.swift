@@ -32,10 +32,12 @@ struct SyncRoutes {
         let answer = try await server.answer(syncRequest, now: now)
         metrics.countSync(answer, duration: clock.now - start)
         let conflicts = answer.outcomes.filter { $0.conflict == true }.count
-        logger.debug("sync answered", metadata: [
-            "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",
-            "max_revision": "\(answer.maxRevision)", "has_more": "\(answer.hasMore)",
-        ])
+        logger.debug(
+            "sync answered",
+            metadata: [
+                "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",
+                "max_revision": "\(answer.maxRevision)", "has_more": "\(answer.hasMore)",
+            ])
         return .json(bytes: try answer.jsonBytes())
     }
 }

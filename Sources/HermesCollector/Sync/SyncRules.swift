@@ -10,7 +10,7 @@ public import HermesWire
 /// ```
 public struct SyncRules: Sendable {
     /// Whether the device `clientID` may make the change `entry`; a refusal makes the change set a
-    /// conflict with reason ``SyncConflictReason/forbidden``.
+    /// conflict with reason `SyncConflictReason/forbidden`.
     public typealias Permission = @Sendable (_ clientID: String, _ entry: SyncChangeSet.Entry) -> Bool
 
     /// The shared schema.

@@ -36,9 +36,10 @@ public struct SyncServer: Sendable {
         }
         var outcomes: [SyncChangeSet] = []
         for changeSet in request.changeSets.prefix(rules.maximumChangeSets) {
-            outcomes.append(try await storage.apply(
-                changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now
-            ))
+            outcomes.append(
+                try await storage.apply(
+                    changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now
+                ))
         }
         var answer = try await storage.page(after: request.maxRevision, cursor: request.cursor, limit: rules.pageRecords)
         answer.changeSets = outcomes + answer.changeSets

@@ -20,10 +20,11 @@ public protocol SyncStorage: Sendable {
     ///   - rules: the schema and the permission check.
     ///   - now: the time in milliseconds since 1970, stamped on tombstones and outcomes.
     /// - Returns: the outcome to answer: `conflict: false` with the server's ids, `__oldId__` and the
-    ///   new revision; or `conflict: true`, a ``SyncConflictReason`` and the authoritative state of
+    ///   new revision; or `conflict: true`, a `SyncConflictReason` and the authoritative state of
     ///   the records involved.
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails (nothing is applied).
-    func apply(_ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64) async throws(CollectorError) -> SyncChangeSet
+    func apply(_ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64) async throws(CollectorError)
+        -> SyncChangeSet
 
     /// One page of what a device at `maxRevision` (with the `cursor` of its last answer) missed.
     /// - Parameters:

@@ -15,10 +15,12 @@ package struct BenchReport {
     }
 
     package var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: figures.map { figure in
-            let rounded = (figure.value * 1000).rounded() / 1000
-            return (figure.key, rounded == rounded.rounded() ? JSONValue.int(Int64(rounded)) : .double(rounded))
-        }))
+        .object(
+            Dictionary(
+                uniqueKeysWithValues: figures.map { figure in
+                    let rounded = (figure.value * 1000).rounded() / 1000
+                    return (figure.key, rounded == rounded.rounded() ? JSONValue.int(Int64(rounded)) : .double(rounded))
+                }))
     }
 
     package func table(title: String) -> String {

@@ -34,7 +34,8 @@ package struct CollectorIngestBenchmark {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await CollectorServer.start(
-            configuration: CollectorConfiguration(port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
+            configuration: CollectorConfiguration(
+                port: 0, appKeys: ["bench"], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
             storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
         )
         let headers = [HermesHeader.appKey: "bench", HermesHeader.namespace: "hermes", HermesHeader.packetVersion: "2"]

@@ -32,22 +32,28 @@ package struct EndToEndBenchmark {
         var logger = Logger(label: "hermes.bench")
         logger.logLevel = .error
         let cipher = try BenchWorkload.cipher()
-        let document = ConfigurationDocument(revision: 1, namespaces: [
-            BenchWorkload.namespace: BenchWorkload.configuration, "hermes": BenchWorkload.configuration,
-        ])
+        let document = ConfigurationDocument(
+            revision: 1,
+            namespaces: [
+                BenchWorkload.namespace: BenchWorkload.configuration, "hermes": BenchWorkload.configuration,
+            ])
         var deliveries: [Delivery] = []
         for _ in 0..<runs { deliveries.append(try await deliver(cipher: cipher, document: document, logger: logger)) }
         let count = Double(records)
 
         var report = BenchReport()
         report.add("records", count, "records per run (median of \(runs) runs)")
-        report.add("e2e_records_per_s", median(deliveries.map { count / $0.seconds }), "end to end records/s (first send → stored at the collector; the app posts with PlatformTransport: \(Self.transportName))")
+        report.add(
+            "e2e_records_per_s", median(deliveries.map { count / $0.seconds }),
+            "end to end records/s (first send → stored at the collector; the app posts with PlatformTransport: \(Self.transportName))")
         report.add("sdk_cpu_us_per_record", median(deliveries.map { $0.cpuSeconds / count * 1e6 }), "SDK CPU per record: send, store, upload (µs)")
         report.add("upload_rtt_p50_ms", median(deliveries.map(\.rttP50)), "one 100-record upload's round trip p50 (ms)")
         report.add("upload_rtt_p99_ms", median(deliveries.map(\.rttP99)), "one 100-record upload's round trip p99 (ms)")
         report.add("peak_rss_mb", median(deliveries.map(\.memory.peak)) / 1_048_576, "the app's peak RSS while delivering (MB)")
         report.add("wire_bytes_per_record", median(deliveries.map { $0.bytes / count }), "wire bytes per record")
-        report.add("collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger), "collector ingest records/s (8 uploaders, median of 3)")
+        report.add(
+            "collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger),
+            "collector ingest records/s (8 uploaders, median of 3)")
         report.add("collector_uploaders", Double(CollectorIngestBenchmark().uploaders), "collector concurrent uploaders")
         return report
     }
@@ -58,7 +64,8 @@ package struct EndToEndBenchmark {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await CollectorServer.start(
-            configuration: CollectorConfiguration(port: 0, appKeys: [BenchWorkload.appKey], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
+            configuration: CollectorConfiguration(
+                port: 0, appKeys: [BenchWorkload.appKey], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
             storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
         )
         let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
@@ -70,8 +77,8 @@ package struct EndToEndBenchmark {
         let stored = server.metrics.snapshot.recordsStored
         try await server.shutdown()
         guard exit.status == 0, let memory = StoreBenchmark.memory(in: exit.lines),
-              let delivery = Self.figures("delivery", in: exit.lines), let rtt = Self.figures("rtt", in: exit.lines),
-              delivery.count == 3, rtt.count == 2
+            let delivery = Self.figures("delivery", in: exit.lines), let rtt = Self.figures("rtt", in: exit.lines),
+            delivery.count == 3, rtt.count == 2
         else {
             throw RunFailure("the app process ended with status \(exit.status): \(exit.lines.suffix(5).joined(separator: " / "))")
         }

@@ -61,8 +61,10 @@ package enum SampleRecords {
 
     /// A symbolicated stack of about `frames` lines, as a crash report's payload.
     package static func crashStack(frames: Int = 40, random: inout SplitMix64) -> [UInt8] {
-        let symbols = ["FeedViewController.render()", "FeedCell.configure(with:)", "ImageLoader.decode(_:)",
-                       "UIView.layoutSubviews()", "CFRunLoopRun", "main"]
+        let symbols = [
+            "FeedViewController.render()", "FeedCell.configure(with:)", "ImageLoader.decode(_:)",
+            "UIView.layoutSubviews()", "CFRunLoopRun", "main",
+        ]
         var text = "Thread 0 Crashed:\n"
         for frame in 0..<frames {
             let address = String(0x1_02a3_0000 + random.next() % 0xF_FFFF, radix: 16)

@@ -21,7 +21,6 @@ package struct StoreBenchmark {
         self.burstRecords = burstRecords
     }
 
-
     package func run() async throws -> BenchReport {
         var singles: [ClientRun] = []
         var quads: [ClientRun] = []
@@ -118,10 +117,13 @@ package struct StoreBenchmark {
         let database = try DatabaseQueue(path: directory.appendingPathComponent("hermes.sqlite").path, configuration: configuration)
         defer { try? database.close() }
         return try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size
-                FROM \(StoreSchema.Table.meta.rawValue) ORDER BY id
-                """).map { StatementArguments($0.databaseValues) }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size
+                    FROM \(StoreSchema.Table.meta.rawValue) ORDER BY id
+                    """
+            ).map { StatementArguments($0.databaseValues) }
         }
     }
 

@@ -35,7 +35,8 @@ package struct UploadBenchmark {
         defer { try? FileManager.default.removeItem(at: directory) }
 
         // Fill with uploads off, so that flushCount rounds end at their first gate.
-        let filler = try HermesClient(configuration: configuration(directory, isUpload: false, transport: AcceptingTransport()), logger: Logger(label: "hermes.bench"))
+        let filler = try HermesClient(
+            configuration: configuration(directory, isUpload: false, transport: AcceptingTransport()), logger: Logger(label: "hermes.bench"))
         try await fill(filler)
         await filler.shutdown()
         let stored = try StoreInspector.inspect(storageDirectory: directory).groups
@@ -46,7 +47,8 @@ package struct UploadBenchmark {
         let rawBytes = stored.reduce(0) { $0 + $1.bytes }
 
         let transport = AcceptingTransport()
-        let client = try HermesClient(configuration: configuration(directory, isUpload: true, transport: transport), logger: Logger(label: "hermes.bench"))
+        let client = try HermesClient(
+            configuration: configuration(directory, isUpload: true, transport: transport), logger: Logger(label: "hermes.bench"))
         client.start()
         let clock = ContinuousClock()
         let start = clock.now
@@ -55,8 +57,9 @@ package struct UploadBenchmark {
         await client.shutdown()
 
         let sent = summaries.values.reduce(0) { $0 + $1.recordsSent }
-        precondition(sent == records && summaries.values.allSatisfy { $0.outcome == .completed },
-                     "upload did not deliver every record: \(summaries)")
+        precondition(
+            sent == records && summaries.values.allSatisfy { $0.outcome == .completed },
+            "upload did not deliver every record: \(summaries)")
         // The ratio is the meta packets' (records without payload): a meta block of 100 JSON
         // lines, gzip-compressed and sealed, against the same lines; payloads are compressed one
         // by one and are counted apart.

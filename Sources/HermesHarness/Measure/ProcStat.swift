@@ -14,7 +14,8 @@ package enum ProcStat: Sendable {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
         return tasks.reduce(0) { total, task in
             guard let name = read("/proc/self/task/\(task)/comm"), name.hasPrefix(prefix),
-                  let seconds = cpuSeconds(statFile: "/proc/self/task/\(task)/stat") else { return total }
+                let seconds = cpuSeconds(statFile: "/proc/self/task/\(task)/stat")
+            else { return total }
             return total + seconds
         }
     }

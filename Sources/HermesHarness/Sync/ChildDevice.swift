@@ -24,10 +24,14 @@ package struct ChildDevice: Sendable {
         var regressions = 0
         var revision: Int64 = 0
         for run in 0..<10_000 where ContinuousClock.now < deadline {
-            guard let child = try? ChildProcess(executable: executable, arguments: [
-                "sync", "device", "--path", path, "--client-id", clientID, "--port", String(port()),
-                "--seed", String(seed &+ UInt64(run) &* 31 &+ UInt64(index)),
-            ]) else { break }
+            guard
+                let child = try? ChildProcess(
+                    executable: executable,
+                    arguments: [
+                        "sync", "device", "--path", path, "--client-id", clientID, "--port", String(port()),
+                        "--seed", String(seed &+ UInt64(run) &* 31 &+ UInt64(index)),
+                    ])
+            else { break }
             let remaining = ContinuousClock.now.duration(to: deadline)
             _ = child.waitFor("synced", occurrences: Int.random(in: 1...6, using: &random), timeout: min(remaining, .seconds(10)))
             child.sigkill()

@@ -61,9 +61,13 @@ package struct SyncBench {
             "offline_queue_s", median(drains),
             "a device sends the \(offlineChangeSets) change sets it queued offline (\(Self.offlineRecords) notes created, then edited in turn) (s)"
         )
-        report.add("push_p50_ms", median(openLoops.map(\.p50)), "one 10-record push, \(devices) devices pushing \(Self.format(rate)) change sets/s in all (ms)")
+        report.add(
+            "push_p50_ms", median(openLoops.map(\.p50)),
+            "one 10-record push, \(devices) devices pushing \(Self.format(rate)) change sets/s in all (ms)")
         report.add("push_p99_ms", median(openLoops.map(\.p99)), "  p99 (ms, goal ≤ 25)")
-        report.add("push_received_records", median(openLoops.map { Double($0.received) / Double($0.latencies.count) }), "  records each push receives from the other devices")
+        report.add(
+            "push_received_records", median(openLoops.map { Double($0.received) / Double($0.latencies.count) }),
+            "  records each push receives from the other devices")
         report.add("saturated_push_p50_ms", median(saturated.map(\.p50)), "one push, \(devices) devices pushing back to back (ms)")
         report.add("saturated_push_p99_ms", median(saturated.map(\.p99)), "  p99 (ms)")
         report.add("change_sets_per_s", median(saturated.map(\.perSecond)), "change sets applied per second at saturation")
@@ -194,7 +198,9 @@ package struct SyncBench {
         let started = ContinuousClock.now
         let (latencies, received) = try await withThrowingTaskGroup(of: ([Duration], Int).self) { group in
             for (index, client) in clients.enumerated() { group.addTask { try await pushes(index, client, started) } }
-            return try await group.reduce(into: ([Duration](), 0)) { $0.0 += $1.0; $0.1 += $1.1 }
+            return try await group.reduce(into: ([Duration](), 0)) {
+                $0.0 += $1.0; $0.1 += $1.1
+            }
         }
         return Pushes(latencies: latencies.sorted(), wall: started.duration(to: .now), received: received)
     }

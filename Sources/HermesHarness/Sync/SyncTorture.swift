@@ -70,9 +70,10 @@ package struct SyncTorture {
         let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
 
         // Device processes, killed with SIGKILL and started again until the deadline.
-        let children = executable.map { executable in
-            (0..<processes).map { ChildDevice(index: $0, directory: directory, executable: executable, seed: seed) }
-        } ?? []
+        let children =
+            executable.map { executable in
+                (0..<processes).map { ChildDevice(index: $0, directory: directory, executable: executable, seed: seed) }
+            } ?? []
         async let killed = runThreads(children.count) { index in children[index].run(until: deadline, port: { servers.port }) }
 
         // The server restarts once, halfway.
@@ -138,9 +139,11 @@ package struct SyncTorture {
             if local != serverRecords || queued > 0 {
                 outcome.diverged += 1
                 let onlyLocal = Set(local).subtracting(serverRecords).count, onlyServer = Set(serverRecords).subtracting(local).count
-                FileHandle.standardError.write(Data(
-                    "\(id) differs: \(onlyLocal) records only on the device, \(onlyServer) only on the server, \(queued) change sets queued\n".utf8
-                ))
+                FileHandle.standardError.write(
+                    Data(
+                        "\(id) differs: \(onlyLocal) records only on the device, \(onlyServer) only on the server, \(queued) change sets queued\n"
+                            .utf8
+                    ))
             }
         }
         let labels = Dictionary(grouping: serverRecords.compactMap { $0.attributes?["label"]?.stringValue }, by: { $0 })

@@ -21,10 +21,14 @@ package enum SyncTortureSchema {
         ("note_tags", ["notes", "tags"]),
     ]
 
-    package static let schema = SyncSchema(version: 1, types: relationships.map { type, references in
-        SyncEntityType(type, attributes: [.init("label", .string), .init("score", .integer), .init("flag", .bool)]
-            + references.map { .init(referenceAttribute($0), .reference($0)) })
-    })
+    package static let schema = SyncSchema(
+        version: 1,
+        types: relationships.map { type, references in
+            SyncEntityType(
+                type,
+                attributes: [.init("label", .string), .init("score", .integer), .init("flag", .bool)]
+                    + references.map { .init(referenceAttribute($0), .reference($0)) })
+        })
 
     /// The foreign key attribute that points to `type`: `teams` → `team_id`.
     package static func referenceAttribute(_ type: String) -> String {

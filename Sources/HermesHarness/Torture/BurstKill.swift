@@ -37,10 +37,11 @@ package struct BurstKill: Equatable {
     /// at once.
     /// - Throws: ``RunFailure`` when the child never announced it.
     package func carryOut(on child: ChildProcess, timeout: Duration = .seconds(600)) throws {
-        let line = switch moment {
-        case .afterLastSend: BurstChild.Announcement.sent
-        case .midBurst: BurstChild.Announcement.reached
-        }
+        let line =
+            switch moment {
+            case .afterLastSend: BurstChild.Announcement.sent
+            case .midBurst: BurstChild.Announcement.reached
+            }
         let announced = child.waitFor(line.rawValue, occurrences: 1, timeout: timeout)
         child.sigkill()
         guard announced else { throw RunFailure("the burst child ended or stalled before announcing '\(line.rawValue)'") }

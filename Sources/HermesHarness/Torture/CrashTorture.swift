@@ -24,7 +24,8 @@ package struct CrashTorture {
 
     package func run() async throws -> Outcome {
         let (run, stored) = try await TortureCollector.session("torture", document: TortureScenario.document) { collector, directory in
-            let common = ["torture", "crash-child", "--logs", directory.path]
+            let common =
+                ["torture", "crash-child", "--logs", directory.path]
                 + TortureApp.arguments(collector: collector, storage: directory.appendingPathComponent("app"))
             var kills: [String: Int] = [:]
             var random = SplitMix64(seed: seed)

@@ -49,10 +49,11 @@ package struct FaultProxy {
             for field in request.headers where field.name.canonicalName.hasPrefix("x-hermes-") {
                 headers[field.name.rawName] = field.value
             }
-            let answer = try await transport.send(TransportRequest(
-                method: request.method.rawValue, url: URL(string: upstream.absoluteString + request.uri.description)!,
-                headers: headers, body: Array(buffer: body)
-            ))
+            let answer = try await transport.send(
+                TransportRequest(
+                    method: request.method.rawValue, url: URL(string: upstream.absoluteString + request.uri.description)!,
+                    headers: headers, body: Array(buffer: body)
+                ))
             var fields = HTTPFields()
             for (name, value) in answer.headers {
                 if let name = HTTPField.Name(name), name != .contentLength { fields[name] = value }
@@ -78,10 +79,12 @@ package struct FaultProxy {
             case .reset?:
                 let answer = try await forward(request)
                 // Promise more than is sent, then fail the body: the server drops the connection.
-                return Response(status: answer.status, headers: [.contentLength: "4096"], body: .init { writer in
-                    try await writer.write(ByteBuffer(bytes: Array("{\"sto".utf8)))
-                    throw RunFailure("connection reset by the fault proxy")
-                })
+                return Response(
+                    status: answer.status, headers: [.contentLength: "4096"],
+                    body: .init { writer in
+                        try await writer.write(ByteBuffer(bytes: Array("{\"sto".utf8)))
+                        throw RunFailure("connection reset by the fault proxy")
+                    })
             case .timeout?:
                 try await Task.sleep(for: hold)
                 return try await forward(request)
@@ -90,7 +93,8 @@ package struct FaultProxy {
             case .throttled?:
                 return Response(status: .tooManyRequests, headers: [.retryAfter: "1"])
             case .unauthorized?:
-                return try refusal(.unauthorized, CollectorRefusal(error: "unauthorized", reason: "the fault proxy refuses the app key", scope: .request))
+                return try refusal(
+                    .unauthorized, CollectorRefusal(error: "unauthorized", reason: "the fault proxy refuses the app key", scope: .request))
             case .notFound?:
                 return try refusal(.notFound, CollectorRefusal(error: "notFound", reason: "the fault proxy knows no such collector", scope: .request))
             }

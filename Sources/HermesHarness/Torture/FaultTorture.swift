@@ -47,7 +47,9 @@ package struct FaultTorture {
         let plan = FaultPlan(rate: rate, seed: seed)
         let (delivery, stored) = try await TortureCollector.session("faults", document: TortureScenario.document) { collector, directory in
             let proxy = FaultProxy(upstream: collector.baseURL, plan: plan, hold: requestTimeout + .milliseconds(500))
-            return try await proxy.run { base in try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app")) }
+            return try await proxy.run { base in
+                try await deliver(through: base, key: collector.key, directory: directory.appendingPathComponent("app"))
+            }
         }
         // The poisoned records are audited apart (rejected = poisoned); every other one must arrive.
         let poisoned = delivery.accepted.filter(Self.isPoisoned)

@@ -73,10 +73,12 @@ package struct TortureCollector {
         let database = try DatabaseQueue(path: databasePath, configuration: configuration)
         defer { try? database.close() }
         return try database.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT json_extract(meta, '$.n') AS n, COUNT(*) AS copies FROM events
-                WHERE json_extract(meta, '$.n') IS NOT NULL GROUP BY n
-                """)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT json_extract(meta, '$.n') AS n, COUNT(*) AS copies FROM events
+                    WHERE json_extract(meta, '$.n') IS NOT NULL GROUP BY n
+                    """)
             return Dictionary(uniqueKeysWithValues: rows.map { ($0["n"] as Int64, $0["copies"] as Int) })
         }
     }

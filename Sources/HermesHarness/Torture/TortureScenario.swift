@@ -14,11 +14,13 @@ package enum TortureScenario {
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.periodicTimerSecond = 1
         hermes.maxItem = 20
-        return ConfigurationDocument(revision: 1, namespaces: [
-            "hermes": hermes,
-            "JZ": NamespaceConfiguration(periodicTimerSecond: 1, maxItem: 20, monitorList: [MonitorItem(type: "pay")]),
-            "KX": NamespaceConfiguration(periodicTimerSecond: 1, maxItem: 20, monitorList: [MonitorItem(type: "view")]),
-        ])
+        return ConfigurationDocument(
+            revision: 1,
+            namespaces: [
+                "hermes": hermes,
+                "JZ": NamespaceConfiguration(periodicTimerSecond: 1, maxItem: 20, monitorList: [MonitorItem(type: "pay")]),
+                "KX": NamespaceConfiguration(periodicTimerSecond: 1, maxItem: 20, monitorList: [MonitorItem(type: "view")]),
+            ])
     }
 
     /// A client of the collector at `collector` storing in `directory`, with `document`'s

@@ -58,7 +58,7 @@ public struct UploadAnswer: Sendable, Hashable {
         }
         rejected = entries.compactMap { entry in
             guard let index = entry["index"]?.intValue.flatMap({ Int(exactly: $0) }),
-                  let code = entry["code"]?.stringValue, let reason = entry["reason"]?.stringValue
+                let code = entry["code"]?.stringValue, let reason = entry["reason"]?.stringValue
             else { return nil }
             return Rejection(index: index, reportID: entry[RecordField.reportID]?.stringValue, code: code, reason: reason)
         }
@@ -69,13 +69,14 @@ public struct UploadAnswer: Sendable, Hashable {
         .object([
             "stored": .int(Int64(stored)),
             "duplicates": .int(Int64(duplicates)),
-            "rejected": .array(rejected.map { rejection in
-                var entry: [String: JSONValue] = [
-                    "index": .int(Int64(rejection.index)), "code": .string(rejection.code), "reason": .string(rejection.reason),
-                ]
-                entry[RecordField.reportID] = rejection.reportID.map(JSONValue.string)
-                return .object(entry)
-            }),
+            "rejected": .array(
+                rejected.map { rejection in
+                    var entry: [String: JSONValue] = [
+                        "index": .int(Int64(rejection.index)), "code": .string(rejection.code), "reason": .string(rejection.reason),
+                    ]
+                    entry[RecordField.reportID] = rejection.reportID.map(JSONValue.string)
+                    return .object(entry)
+                }),
         ])
     }
 }

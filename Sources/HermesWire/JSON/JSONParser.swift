@@ -259,7 +259,8 @@ struct JSONParser {
         var value: Int64 = 0
         for digit in digits.dropFirst(isNegative ? 1 : 0) {
             let (shifted, overflowedShift) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowed) = isNegative
+            let (next, overflowed) =
+                isNegative
                 ? shifted.subtractingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
                 : shifted.addingReportingOverflow(Int64(digit - UInt8(ascii: "0")))
             guard !overflowedShift, !overflowed else { return nil }

@@ -46,7 +46,9 @@ public struct Packet: Sendable, Hashable {
             }
         case .payload:
             guard payloads.count == metaLines.count else {
-                throw HermesWireError(.payloadCountMismatch, "a payload packet needs one payload slot per meta line: \(metaLines.count) lines, \(payloads.count) payloads")
+                throw HermesWireError(
+                    .payloadCountMismatch,
+                    "a payload packet needs one payload slot per meta line: \(metaLines.count) lines, \(payloads.count) payloads")
             }
         }
     }

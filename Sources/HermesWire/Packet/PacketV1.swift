@@ -13,10 +13,12 @@ enum PacketV1 {
         let metaBlock = try SealedBlock.seal(packet.metaBlock, cipher: cipher, header: [], level: level)
         guard packet.kind == .payload else { return metaBlock }
         guard packet.payloads.count <= maximumPayloads else {
-            throw HermesWireError(.tooManyPayloads, "v1 carries at most \(maximumPayloads) payloads, got \(packet.payloads.count); send smaller batches or use v2")
+            throw HermesWireError(
+                .tooManyPayloads, "v1 carries at most \(maximumPayloads) payloads, got \(packet.payloads.count); send smaller batches or use v2")
         }
         guard metaBlock.count <= maximumMetaBlock else {
-            throw HermesWireError(.metaBlockTooLarge, "v1's sealed meta block must fit 65,535 bytes, got \(metaBlock.count); send smaller batches or use v2")
+            throw HermesWireError(
+                .metaBlockTooLarge, "v1's sealed meta block must fit 65,535 bytes, got \(metaBlock.count); send smaller batches or use v2")
         }
         var blocks: [[UInt8]] = []
         for payload in packet.payloads {

@@ -100,7 +100,8 @@ enum PacketV2 {
         var payloads: [[UInt8]] = []
         for (index, length) in lengths.enumerated() {
             let block = try reader.readBytes(length, "payload block \(index)")
-            payloads.append(block.isEmpty ? [] : try SealedBlock.open(block, cipher: cipher, header: associatedData(header, block: index + 1), limit: limit))
+            payloads.append(
+                block.isEmpty ? [] : try SealedBlock.open(block, cipher: cipher, header: associatedData(header, block: index + 1), limit: limit))
         }
         guard packetKind == .meta || lines.count == count else {
             throw HermesWireError(.payloadCountMismatch, "v2 header counts \(count) payloads for \(lines.count) meta lines")

@@ -77,7 +77,10 @@ extension SyncChangeSet {
     /// A record's attributes object: its attributes, `revision` and, in an answer, `__oldId__`.
     private static func writeValues(of entry: Entry, into output: inout [UInt8], depth: Int) throws(HermesWireError) {
         if entry.oldID == nil, case .encoded(let text) = entry.record.heldAttributes,
-           SyncRecord.write(text, revision: entry.record.revision, into: &output) { return }
+            SyncRecord.write(text, revision: entry.record.revision, into: &output)
+        {
+            return
+        }
         var values: [(key: String, value: JSONValue)] = []
         values.reserveCapacity((entry.record.attributes?.count ?? 0) + 2)
         for (key, value) in entry.record.attributes ?? [:] where key != SyncRecord.revisionKey && (key != SyncRecord.oldIDKey || entry.oldID == nil) {

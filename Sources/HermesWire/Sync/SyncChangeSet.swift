@@ -118,17 +118,20 @@ extension SyncChangeSet {
             var attributes = try (typeObject["attributes"] ?? .object([:])).syncObject("\(type).attributes")
             for operation in Operation.allCases {
                 for idValue in try typeObject.syncArray(operation.rawValue, in: type) {
-                    guard let id = idValue.intValue else { throw HermesWireError(.invalidField, "\(type).\(operation.rawValue) must hold integer ids") }
+                    guard let id = idValue.intValue else {
+                        throw HermesWireError(.invalidField, "\(type).\(operation.rawValue) must hold integer ids")
+                    }
                     guard !repeated, seen.insert(id).inserted else { throw HermesWireError(.invalidField, "\(type) \(id) is listed twice") }
                     var values = try (attributes.removeValue(forKey: String(id)) ?? (operation == .delete ? .object([:]) : .null))
                         .syncObject("\(type).attributes.\(id)")
                     let revision = values.removeValue(forKey: SyncRecord.revisionKey)?.intValue ?? 0
                     let oldID = values.removeValue(forKey: SyncRecord.oldIDKey)?.intValue
-                    entries.append(Entry(
-                        operation,
-                        SyncRecord(type: type, id: id, revision: revision, attributes: operation == .delete ? nil : values),
-                        oldID: oldID
-                    ))
+                    entries.append(
+                        Entry(
+                            operation,
+                            SyncRecord(type: type, id: id, revision: revision, attributes: operation == .delete ? nil : values),
+                            oldID: oldID
+                        ))
                 }
             }
         }

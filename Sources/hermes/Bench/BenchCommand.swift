@@ -34,7 +34,10 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "collector: how many collector processes serve behind the round-robin front.")
     var instances = 2
 
-    @Option(help: ArgumentHelp("collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).", valueName: "url|sqlite"))
+    @Option(
+        help: ArgumentHelp(
+            "collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).",
+            valueName: "url|sqlite"))
     var storage = "sqlite"
 
     @Option(help: "collector, retention: how many clients post (insert) batches at once.")

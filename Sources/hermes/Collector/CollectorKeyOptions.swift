@@ -64,7 +64,8 @@ struct CollectorKeyOptions: ParsableArguments {
     /// Bytes from hex, checking the number of digits; the message never repeats the key.
     private static func hex(_ text: String, _ name: String, digits: [Int]) throws -> [UInt8] {
         guard let bytes = Hex.bytes(text), digits.contains(text.utf8.count) else {
-            let sizes = digits.count == 1
+            let sizes =
+                digits.count == 1
                 ? "\(digits[0])"
                 : digits.dropLast().map(String.init).joined(separator: ", ") + " or \(digits[digits.count - 1])"
             throw ValidationError("\(name) must be \(sizes) hexadecimal digits.")

@@ -13,7 +13,8 @@ import Logging
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
+        abstract:
+            "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
         discussion: """
             Each option can also be set by an environment variable HERMES_<NAME> (--retention-days: \
             HERMES_RETENTION_DAYS) or by a key of the --settings JSON file (retentionDays); a flag wins \
@@ -34,13 +35,16 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var db: String?
 
-    @Option(help: ArgumentHelp(
-        "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, $HERMES_STORAGE (keeps a password out of ps) or the settings file.",
-        valueName: "url-or-path"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Where to store: a postgres://user:password@host:port/database URL (several collectors may share it) or a SQLite file. Required: this, $HERMES_STORAGE (keeps a password out of ps) or the settings file.",
+            valueName: "url-or-path"
+        ))
     var storage: String?
 
-    @Option(name: .customLong("app-key"), help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable. Required: at least one, here or in --app-key-file.")
+    @Option(
+        name: .customLong("app-key"),
+        help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable. Required: at least one, here or in --app-key-file.")
     var appKeys: [String] = []
 
     @Option(name: .customLong("app-key-file"), help: "A file of app keys, one per line (kept out of ps).")
@@ -58,16 +62,24 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-body-bytes"), help: "The largest request body accepted, in bytes. (default: 4194304)")
     var maxBodyBytes: Int?
 
-    @Option(name: .customLong("retention-days"), help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
+    @Option(
+        name: .customLong("retention-days"),
+        help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
     var retentionDays: Int?
 
-    @Option(name: .customLong("sync-schema"), help: ArgumentHelp(
-        "Serve record sync (POST /v1/sync) for the schema in this JSON file (docs/examples/sync-schema.json). Its records live beside the collector's: in a SQLite file NAME-sync.sqlite next to the database, or in the sync_ tables of the PostgreSQL database.",
-        valueName: "file"
-    ))
+    @Option(
+        name: .customLong("sync-schema"),
+        help: ArgumentHelp(
+            "Serve record sync (POST /v1/sync) for the schema in this JSON file (docs/examples/sync-schema.json). Its records live beside the collector's: in a SQLite file NAME-sync.sqlite next to the database, or in the sync_ tables of the PostgreSQL database.",
+            valueName: "file"
+        ))
     var syncSchema: String?
 
-    @Option(name: .customLong("sync-history-days"), help: "With --sync-schema: days of deleted records (tombstones) and change set outcomes kept; a device older than that gets a full copy. (default: 30)")
+    @Option(
+        name: .customLong("sync-history-days"),
+        help:
+            "With --sync-schema: days of deleted records (tombstones) and change set outcomes kept; a device older than that gets a full copy. (default: 30)"
+    )
     var syncHistoryDays: Int?
 
     @Option(name: .customLong("log-level"), help: "trace, debug (adds a line per request), info, notice, warning, error or critical. (default: info)")
@@ -121,10 +133,12 @@ struct CollectorServeCommand: AsyncParsableCommand {
                     configuration: settings.collector, storage: storage, sync: SyncServer(storage: syncStorage, rules: rules),
                     logger: logger, stopsOnSignals: stopsOnSignals
                 )
-                logger.info("record sync served", metadata: [
-                    "schema_version": "\(rules.schema.version)", "types": "\(rules.schema.types.count)",
-                    "history_days": "\(rules.historyDays.map(String.init) ?? "all")",
-                ])
+                logger.info(
+                    "record sync served",
+                    metadata: [
+                        "schema_version": "\(rules.schema.version)", "types": "\(rules.schema.types.count)",
+                        "history_days": "\(rules.historyDays.map(String.init) ?? "all")",
+                    ])
                 return try await body(server)
             }
         }

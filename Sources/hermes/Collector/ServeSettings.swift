@@ -44,7 +44,8 @@ struct ServeSettings {
             throw ValidationError("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.")
         }
         let tokenFile = flags.adminToken == nil ? string(flags.adminTokenFile, "adminTokenFile") : nil
-        let token = try tokenFile.map { try SecretFile.read($0, for: "--admin-token-file") } ?? string(flags.adminToken, "adminToken", secret: true) ?? ""
+        let token =
+            try tokenFile.map { try SecretFile.read($0, for: "--admin-token-file") } ?? string(flags.adminToken, "adminToken", secret: true) ?? ""
         guard !token.isEmpty else {
             throw ValidationError("Give --admin-token or --admin-token-file: the admin and event endpoints need it.")
         }

@@ -36,7 +36,9 @@ struct DecodeCommand: AsyncParsableCommand {
             throw ValidationError("--version must be 1 or 2.")
         }
         guard key == nil else {
-            throw ValidationError("--key was retired: give the keys as collector serve takes them: --aes-key <key id>:<hex>, --v1-key with --v1-iv, or --hpke-private-key <key id>:<hex>.")
+            throw ValidationError(
+                "--key was retired: give the keys as collector serve takes them: --aes-key <key id>:<hex>, --v1-key with --v1-iv, or --hpke-private-key <key id>:<hex>."
+            )
         }
         _ = try keys.keyring()
     }

@@ -40,12 +40,17 @@ struct RemoteCollectorView: DemoCollectorView {
 
     func records(in namespace: String) async throws -> [CollectedRecord] {
         var components = URLComponents(url: baseURL.appendingPathComponent("v1/events"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "namespace", value: namespace), URLQueryItem(name: "limit", value: String(EventQuery.maximumLimit))]
-        let response = try await URLSessionTransport().send(TransportRequest(
-            method: "GET", url: components.url!, headers: ["Authorization": "Bearer \(adminToken)"]
-        ))
+        components.queryItems = [
+            URLQueryItem(name: "namespace", value: namespace), URLQueryItem(name: "limit", value: String(EventQuery.maximumLimit)),
+        ]
+        let response = try await URLSessionTransport().send(
+            TransportRequest(
+                method: "GET", url: components.url!, headers: ["Authorization": "Bearer \(adminToken)"]
+            ))
         guard response.status == 200 else {
-            throw HermesError(.invalidConfiguration, "the collector answered \(response.status) to GET /v1/events: \(String(decoding: response.body, as: UTF8.self))")
+            throw HermesError(
+                .invalidConfiguration,
+                "the collector answered \(response.status) to GET /v1/events: \(String(decoding: response.body, as: UTF8.self))")
         }
         let events = try JSONValue(parsing: response.body)["events"]
         guard case .array(let list)? = events else { return [] }

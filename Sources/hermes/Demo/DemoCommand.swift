@@ -49,8 +49,12 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if collector != nil {
-            guard let collector, URL(string: collector)?.host != nil else { throw ValidationError("--collector must be a URL such as http://127.0.0.1:8080") }
-            guard key != nil else { throw ValidationError("--collector needs --key: the collector's \(wire == .v1 ? "AES-128-CBC" : "AES-GCM") key in hex") }
+            guard let collector, URL(string: collector)?.host != nil else {
+                throw ValidationError("--collector must be a URL such as http://127.0.0.1:8080")
+            }
+            guard key != nil else {
+                throw ValidationError("--collector needs --key: the collector's \(wire == .v1 ? "AES-128-CBC" : "AES-GCM") key in hex")
+            }
             if wire == .v1, iv == nil { throw ValidationError("--wire v1 needs --iv: the collector's AES-128-CBC IV in hex") }
         }
         for (name, value) in [("--key", key), ("--iv", iv)] {
@@ -107,7 +111,9 @@ struct DemoCommand: AsyncParsableCommand {
             baseURL = URL(string: "http://127.0.0.1:\(running.port)")!
             view = EmbeddedCollectorView(storage: storage)
         }
-        say("Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))")
+        say(
+            "Hermes demo: collector at \(baseURL.absoluteString)\(server == nil ? "" : " (embedded, temporary SQLite)"), wire \(wire.rawValue) (\(cipher.algorithm))"
+        )
 
         let clock = ContinuousClock()
         let started = clock.now
@@ -126,7 +132,9 @@ struct DemoCommand: AsyncParsableCommand {
             try? await server?.shutdown()
             throw error
         }
-        say("configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s")
+        say(
+            "configuration revision \(result.revision) from the collector; finished in \(String(format: "%.1f", started.duration(to: clock.now).seconds)) s"
+        )
 
         var report = try await DemoReport.make(result: result, view: view)
         let crash: (signal: Int32, captured: [DemoCrash.Captured])

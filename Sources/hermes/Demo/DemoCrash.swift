@@ -47,7 +47,8 @@ enum DemoCrash {
         await client.shutdown()
 
         guard let storage else { return (signal, []) }
-        let events = try await storage.events(EventQuery(namespace: ConfigurationDocument.hermesNamespace, monitorType: MonitorType.appCrash, limit: EventQuery.maximumLimit))
+        let events = try await storage.events(
+            EventQuery(namespace: ConfigurationDocument.hermesNamespace, monitorType: MonitorType.appCrash, limit: EventQuery.maximumLimit))
         let captured = events.filter { $0.meta["crashPid"]?.intValue == Int64(pid) }.map { event in
             Captured(signal: event.meta["signal"]?.stringValue ?? "?", stack: String(decoding: event.payload ?? [], as: UTF8.self))
         }

@@ -45,15 +45,18 @@ struct DemoReport {
         summary.users = users.count
         summary.missing = missing
         var lines = [table.render()]
-        let verdict = switch missing {
-        case nil: "not checked (give --admin-token to read the collector back)"
-        case 0?: "none missing"
-        case let count?: "\(count) MISSING"
-        }
-        lines.append("total: \(totals.sent) sent, \(totals.accepted) accepted, \(totals.stored) stored at the collector, \(verdict); "
-            + "\(totals.wire) bytes on the wire for \(totals.raw) bytes of records (ratio \(ratio(totals.raw, totals.wire)))")
-        lines.append("\(summary.users) user, \(summary.sessions) sessions at the collector "
-            + "(hermes also stores the SDK's own identify, sessionStart and sessionEnd records)")
+        let verdict =
+            switch missing {
+            case nil: "not checked (give --admin-token to read the collector back)"
+            case 0?: "none missing"
+            case let count?: "\(count) MISSING"
+            }
+        lines.append(
+            "total: \(totals.sent) sent, \(totals.accepted) accepted, \(totals.stored) stored at the collector, \(verdict); "
+                + "\(totals.wire) bytes on the wire for \(totals.raw) bytes of records (ratio \(ratio(totals.raw, totals.wire)))")
+        lines.append(
+            "\(summary.users) user, \(summary.sessions) sessions at the collector "
+                + "(hermes also stores the SDK's own identify, sessionStart and sessionEnd records)")
         if result.leftInStore > 0 { lines.append("still in the app's store: \(result.leftInStore)") }
         return DemoReport(text: lines.joined(separator: "\n"), summary: summary)
     }

@@ -34,11 +34,13 @@ enum DemoScenario {
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.periodicTimerSecond = 1
         hermes.monitorList += [MonitorType.sessionStart, MonitorType.sessionEnd, MonitorType.identify].map { MonitorItem(type: $0) }
-        return ConfigurationDocument(revision: 1, namespaces: [
-            "hermes": hermes,
-            "JZ": business(["pay", "view"], realtime: "pay"),
-            "KX": business(["order", "search"], realtime: nil),
-        ])
+        return ConfigurationDocument(
+            revision: 1,
+            namespaces: [
+                "hermes": hermes,
+                "JZ": business(["pay", "view"], realtime: "pay"),
+                "KX": business(["order", "search"], realtime: nil),
+            ])
     }
 
     /// What the app registers locally, so business records are accepted before the first fetch.

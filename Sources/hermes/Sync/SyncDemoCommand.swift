@@ -13,10 +13,12 @@ struct SyncDemoCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-        let schema = SyncSchema(version: 1, types: [
-            SyncEntityType("teams", attributes: [.init("name", .string)]),
-            SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
-        ])
+        let schema = SyncSchema(
+            version: 1,
+            types: [
+                SyncEntityType("teams", attributes: [.init("name", .string)]),
+                SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
+            ])
         let server = SyncServer(storage: try SQLiteSyncStorage.inMemory(), rules: SyncRules(schema: schema))
         let annaLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 1), now: { 0 })
         let benLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 2), now: { 0 })
@@ -25,7 +27,8 @@ struct SyncDemoCommand: AsyncParsableCommand {
         func show(_ who: String, _ client: SyncClient) throws {
             for type in ["teams", "players"] {
                 for record in try client.records(type) {
-                    let attributes = try record.attributes?.filter { $0.value != .null }.sorted { $0.key < $1.key }
+                    let attributes =
+                        try record.attributes?.filter { $0.value != .null }.sorted { $0.key < $1.key }
                         .map { "\($0.key)=\(try $0.value.jsonString())" }.joined(separator: " ") ?? ""
                     print("      \(who): \(type) #\(record.id) revision \(record.revision)  \(attributes)")
                 }

@@ -28,10 +28,11 @@ struct SyncTortureCommand: AsyncParsableCommand {
     @Option(help: "How many of the devices run as processes killed with SIGKILL.")
     var processes = 3
 
-    @Option(help: ArgumentHelp(
-        "Keep the server's data set on this PostgreSQL server (postgres://…), in a database made for the run and dropped after it. Default: a SQLite file.",
-        valueName: "url"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "Keep the server's data set on this PostgreSQL server (postgres://…), in a database made for the run and dropped after it. Default: a SQLite file.",
+            valueName: "url"
+        ))
     var storage: String?
 
     @OptionGroup var options: TortureRunOptions

@@ -122,9 +122,11 @@ struct CollectorInstancesTests {
     }
 
     static func upload(_ server: CollectorServer, _ body: [UInt8]) async throws -> JSONValue {
-        let answer = try await send(server, HermesPath.upload(.meta), method: "POST", body: body, headers: [
-            HermesHeader.appKey: CollectorFixture.appKey, HermesHeader.namespace: CollectorFixture.namespace, HermesHeader.packetVersion: "2",
-        ])
+        let answer = try await send(
+            server, HermesPath.upload(.meta), method: "POST", body: body,
+            headers: [
+                HermesHeader.appKey: CollectorFixture.appKey, HermesHeader.namespace: CollectorFixture.namespace, HermesHeader.packetVersion: "2",
+            ])
         #expect(answer.status == 200)
         return try JSONValue(parsing: answer.body)
     }

@@ -74,7 +74,9 @@ extension PostgresCollectorStorageTests {
 
     /// Stores `count` more records in `day`, with ids numbered from `first`.
     private static func store(_ count: Int, into day: DayPartition, _ storage: PostgresCollectorStorage, from first: Int) async throws {
-        let records = try (first..<first + count).map { try CollectorStorageContractTests.record("old-\($0)", createTime: day.lowerBound + Int64($0)) }
+        let records = try (first..<first + count).map {
+            try CollectorStorageContractTests.record("old-\($0)", createTime: day.lowerBound + Int64($0))
+        }
         #expect(try await storage.store(CollectorStorageContractTests.batch(records)).stored == count)
     }
 
@@ -95,7 +97,8 @@ extension PostgresCollectorStorageTests {
                 let storage = try #require(store as? PostgresCollectorStorage)
                 let old = DayPartition(day: DayPartition(containing: PostgresCollectorStorage.now()).day - 10)
                 try await storage.createPartition(old)
-                try await storage.client.query(PostgresQuery(unsafeSQL: "ALTER TABLE \(old.tableName) SET (autovacuum_enabled = false)"), logger: TestStorage.logger)
+                try await storage.client.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \(old.tableName) SET (autovacuum_enabled = false)"), logger: TestStorage.logger)
                 let record = try CollectorStorageContractTests.record("old", createTime: old.lowerBound)
                 #expect(try await storage.store(CollectorStorageContractTests.batch([record])).stored == 1)
                 try await body(storage, old)

@@ -81,7 +81,8 @@ struct PostgresCollectorStorageTests {
         let started = ContinuousClock.now
         await #expect {
             // Port 1 on the loopback: nothing listens there.
-            try await PostgresCollectorStorage.open(url: "postgres://hermes@127.0.0.1:1/hermes?sslmode=disable", logger: TestStorage.logger, options: options)
+            try await PostgresCollectorStorage.open(
+                url: "postgres://hermes@127.0.0.1:1/hermes?sslmode=disable", logger: TestStorage.logger, options: options)
         } throws: { error in
             (error as? CollectorError)?.code == .storageFailed
         }

@@ -15,11 +15,12 @@ struct AdminRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.admin(Self.shopPath, method: .put, token: token, body: #"{"maxItem":50}"#)
             #expect(response.status == .unauthorized)
-            #expect(try response.json() == [
-                "error": "unauthorized",
-                "reason": "this endpoint needs the admin token: Authorization: Bearer <token>",
-                "scope": "request",
-            ])
+            #expect(
+                try response.json() == [
+                    "error": "unauthorized",
+                    "reason": "this endpoint needs the admin token: Authorization: Bearer <token>",
+                    "scope": "request",
+                ])
             let config = try await client.execute(uri: HermesPath.config, method: .get)
             #expect(config.headers[.eTag] == "\"0\"")
         }
@@ -72,11 +73,12 @@ struct AdminRoutesTests {
 
             let wrongType = try await client.admin(Self.shopPath, method: .put, body: #"{"maxItem":"many"}"#)
             #expect(wrongType.status == .badRequest)
-            #expect(try wrongType.json() == [
-                "error": "malformedConfiguration",
-                "reason": "configuration: namespaces.shop.maxItem must be a number",
-                "scope": "request",
-            ])
+            #expect(
+                try wrongType.json() == [
+                    "error": "malformedConfiguration",
+                    "reason": "configuration: namespaces.shop.maxItem must be a number",
+                    "scope": "request",
+                ])
             let config = try await client.execute(uri: HermesPath.config, method: .get)
             #expect(config.headers[.eTag] == "\"0\"")
         }

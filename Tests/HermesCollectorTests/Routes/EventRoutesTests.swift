@@ -16,15 +16,16 @@ struct EventRoutesTests {
                 meta: try CollectorFixture.metaLine(id, namespace: namespace, type: type, createTime: time), payload: payload
             )
         }
-        _ = try await fixture.storage.store(IngestBatch(
-            records: [
-                try record("s3", "shop", "refund", 3000),
-                try record("s1", "shop", "order", 1000),
-                try record("o1", "other", "order", 1500),
-                try record("s2", "shop", "order", 2000, payload: [1, 2, 3]),
-            ],
-            deviceID: "device-9", batchID: nil, receivedAt: 42
-        ))
+        _ = try await fixture.storage.store(
+            IngestBatch(
+                records: [
+                    try record("s3", "shop", "refund", 3000),
+                    try record("s1", "shop", "order", 1000),
+                    try record("o1", "other", "order", 1500),
+                    try record("s2", "shop", "order", 2000, payload: [1, 2, 3]),
+                ],
+                deviceID: "device-9", batchID: nil, receivedAt: 42
+            ))
         return fixture
     }
 
@@ -59,18 +60,19 @@ struct EventRoutesTests {
         let fixture = try await Self.seededFixture()
         try await fixture.test { client throws in
             let json = try await client.admin(HermesPath.events + "?namespace=shop&type=order", method: .get).json()
-            #expect(json["events"] == [
-                [
-                    "namespace": "shop", "reportID": "s1", "monitorType": "order", "createTime": 1000,
-                    "meta": ["REPORT_ID": "s1", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 1000],
-                    "payloadBytes": nil, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
-                ],
-                [
-                    "namespace": "shop", "reportID": "s2", "monitorType": "order", "createTime": 2000,
-                    "meta": ["REPORT_ID": "s2", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 2000],
-                    "payloadBytes": 3, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
-                ],
-            ])
+            #expect(
+                json["events"] == [
+                    [
+                        "namespace": "shop", "reportID": "s1", "monitorType": "order", "createTime": 1000,
+                        "meta": ["REPORT_ID": "s1", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 1000],
+                        "payloadBytes": nil, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
+                    ],
+                    [
+                        "namespace": "shop", "reportID": "s2", "monitorType": "order", "createTime": 2000,
+                        "meta": ["REPORT_ID": "s2", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 2000],
+                        "payloadBytes": 3, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
+                    ],
+                ])
         }
     }
 

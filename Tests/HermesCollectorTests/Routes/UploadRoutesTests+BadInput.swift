@@ -43,10 +43,14 @@ struct BadUpload: Sendable, CustomTestStringConvertible {
         BadUpload(name: "bad gzip in a valid v1 block", code: "decompressionFailed", version: 1) {
             try AESCBCCipher(key: CollectorFixture.v1Key, iv: CollectorFixture.v1IV).seal(Array("not gzip at all".utf8), authenticating: [])
         },
-        BadUpload(name: "no namespace header", code: "missingHeader", reason: "the X-Hermes-Namespace header is required", scope: "request", namespace: nil) {
+        BadUpload(
+            name: "no namespace header", code: "missingHeader", reason: "the X-Hermes-Namespace header is required", scope: "request", namespace: nil
+        ) {
             try gcmMeta(try good())
         },
-        BadUpload(name: "unsupported version", code: "unsupportedVersion", reason: "packet version 3 is not supported; this build reads 1 and 2", version: 3) {
+        BadUpload(
+            name: "unsupported version", code: "unsupportedVersion", reason: "packet version 3 is not supported; this build reads 1 and 2", version: 3
+        ) {
             try gcmMeta(try good())
         },
         BadUpload(name: "payload packet at the meta endpoint", code: "inconsistentPacket") {
@@ -113,7 +117,9 @@ struct BadRecord: Sendable, CustomTestStringConvertible {
         BadRecord(name: "CREATE_TIME not an integer", code: "invalidField", reason: "CREATE_TIME must be an integer", reportID: "bad") {
             try CollectorFixture.metaLine("bad", extra: [RecordField.createTime: "soon"])
         },
-        BadRecord(name: "namespace mismatch", code: "namespaceMismatch", reason: "NAMESPACE differs from the X-Hermes-Namespace header", reportID: "bad") {
+        BadRecord(
+            name: "namespace mismatch", code: "namespaceMismatch", reason: "NAMESPACE differs from the X-Hermes-Namespace header", reportID: "bad"
+        ) {
             try CollectorFixture.metaLine("bad", namespace: "other")
         },
     ]

@@ -95,11 +95,12 @@ struct UploadRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.upload(body, kind: .meta, appKey: appKey)
             #expect(response.status == .unauthorized)
-            #expect(try response.json() == [
-                "error": "unauthorized",
-                "reason": "uploads need a known app key in the X-Hermes-App-Key header",
-                "scope": "request",
-            ])
+            #expect(
+                try response.json() == [
+                    "error": "unauthorized",
+                    "reason": "uploads need a known app key in the X-Hermes-App-Key header",
+                    "scope": "request",
+                ])
         }
         #expect(try await fixture.storedEvents().isEmpty)
     }
@@ -109,11 +110,12 @@ struct UploadRoutesTests {
         try await fixture.test { client throws in
             let response = try await client.upload(Array(repeating: 7, count: 65), kind: .meta)
             #expect(response.status == .contentTooLarge)
-            #expect(try response.json() == [
-                "error": "bodyTooLarge",
-                "reason": "the request body is larger than 64 bytes; send smaller batches",
-                "scope": "request",
-            ])
+            #expect(
+                try response.json() == [
+                    "error": "bodyTooLarge",
+                    "reason": "the request body is larger than 64 bytes; send smaller batches",
+                    "scope": "request",
+                ])
             // Exactly at the limit is read (and refused for what it is, not for its size)
             let atLimit = try await client.upload(Array(repeating: 7, count: 64), kind: .meta, version: 2)
             #expect(atLimit.status == .badRequest)

@@ -85,14 +85,16 @@ struct CollectorStorageContractTests {
             try await database.withStore { store in
                 // Given records of two types, two sharing a time, stored in two batches
                 let base: Int64 = 1_795_400_000_000
-                _ = try await store.store(Self.batch([
-                    try Self.record("c", createTime: base + 20),
-                    try Self.record("crash", type: "appCrash", createTime: base + 5),
-                ]))
-                _ = try await store.store(Self.batch([
-                    try Self.record("a", createTime: base + 10),
-                    try Self.record("b", createTime: base + 20),
-                ]))
+                _ = try await store.store(
+                    Self.batch([
+                        try Self.record("c", createTime: base + 20),
+                        try Self.record("crash", type: "appCrash", createTime: base + 5),
+                    ]))
+                _ = try await store.store(
+                    Self.batch([
+                        try Self.record("a", createTime: base + 10),
+                        try Self.record("b", createTime: base + 20),
+                    ]))
                 // Then reads order by time, then by arrival; filters and the limit apply
                 #expect(try await store.events(EventQuery()).map(\.reportID) == ["crash", "a", "c", "b"])
                 #expect(try await store.events(EventQuery(monitorType: "order")).map(\.reportID) == ["a", "c", "b"])
@@ -225,7 +227,9 @@ struct CollectorStorageContractTests {
     private static func storeConcurrently(_ first: any CollectorStorage, _ second: any CollectorStorage) async throws {
         // Given 30 batches of 50 records, each overlapping the next by half, in shuffled order
         let batches = try (0..<30).map { index in
-            batch(try (index * 25..<index * 25 + 50).map { try record("r\($0)", createTime: 1_795_400_000_000 + Int64($0 % 7)) }.shuffled(), batchID: "b\(index)")
+            batch(
+                try (index * 25..<index * 25 + 50).map { try record("r\($0)", createTime: 1_795_400_000_000 + Int64($0 % 7)) }.shuffled(),
+                batchID: "b\(index)")
         }
         // When both stores store every batch at once
         let outcomes = try await withThrowingTaskGroup(of: StoreOutcome.self) { group in

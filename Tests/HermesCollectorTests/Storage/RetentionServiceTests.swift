@@ -8,10 +8,11 @@ struct RetentionServiceTests {
         let storage = try SQLiteCollectorStorage.inMemory()
         let now: Int64 = 1_795_400_000_000
         let day = UTCDay.milliseconds
-        _ = try await storage.store(CollectorStorageContractTests.batch([
-            try CollectorStorageContractTests.record("old", createTime: now - 10 * day),
-            try CollectorStorageContractTests.record("recent", createTime: now - day),
-        ]))
+        _ = try await storage.store(
+            CollectorStorageContractTests.batch([
+                try CollectorStorageContractTests.record("old", createTime: now - 10 * day),
+                try CollectorStorageContractTests.record("recent", createTime: now - day),
+            ]))
         let metrics = CollectorMetrics()
         let service = RetentionService(storage: storage, days: 7, metrics: metrics, logger: CollectorFixture.silentLogger)
         // When a pass runs

@@ -6,7 +6,9 @@ import Testing
 
 extension SQLiteCollectorStorageTests {
     static func batch(_ ids: [String], payload: UInt8? = nil, batchID: String? = nil) throws -> IngestBatch {
-        IngestBatch(records: try ids.map { try CollectorStorageContractTests.record($0, payload: payload.map { [$0] }) }, deviceID: "d", batchID: batchID, receivedAt: 1)
+        IngestBatch(
+            records: try ids.map { try CollectorStorageContractTests.record($0, payload: payload.map { [$0] }) }, deviceID: "d", batchID: batchID,
+            receivedAt: 1)
     }
 
     /// A store whose database refuses any record with `REPORT_ID` "poison", by aborting the
@@ -14,10 +16,11 @@ extension SQLiteCollectorStorageTests {
     static func poisonedStorage(_ raise: String) async throws -> SQLiteCollectorStorage {
         let storage = try SQLiteCollectorStorage.inMemory()
         try await storage.writer.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.report_id = 'poison'
-                BEGIN SELECT RAISE(\(raise), 'poisoned record'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER poison BEFORE INSERT ON events WHEN NEW.report_id = 'poison'
+                    BEGIN SELECT RAISE(\(raise), 'poisoned record'); END
+                    """)
         }
         return storage
     }

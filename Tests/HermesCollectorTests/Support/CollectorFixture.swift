@@ -47,7 +47,8 @@ struct CollectorFixture {
         [
             "v1": .v1(try AESCBCCipher(key: v1Key, iv: v1IV)),
             "v2-gcm": .v2(try AESGCMCipher(key: gcmKey, keyID: gcmKeyID)),
-            "v2-hpke": .v2(HPKECipher(recipient: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: hpkePrivateKey).publicKey, keyID: hpkeKeyID)),
+            "v2-hpke": .v2(
+                HPKECipher(recipient: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: hpkePrivateKey).publicKey, keyID: hpkeKeyID)),
         ]
     }
 
@@ -91,7 +92,9 @@ extension TestClientProtocol {
     }
 
     /// Sends a request with the admin token, or with `token` when given.
-    func admin(_ uri: String, method: HTTPRequest.Method, token: String? = CollectorFixture.adminToken, body: String? = nil) async throws -> TestResponse {
+    func admin(_ uri: String, method: HTTPRequest.Method, token: String? = CollectorFixture.adminToken, body: String? = nil) async throws
+        -> TestResponse
+    {
         var headers: HTTPFields = [:]
         headers[.authorization] = token.map { "Bearer \($0)" }
         return try await execute(uri: uri, method: method, headers: headers, body: body.map { ByteBuffer(string: $0) })

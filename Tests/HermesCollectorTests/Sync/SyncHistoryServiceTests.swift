@@ -12,7 +12,9 @@ struct SyncHistoryServiceTests {
                 SyncStorageContractTests.create(sequence, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: rules, now: 0
             )
             let record = try #require(created.entries.first?.record)
-            let delete = SyncChangeSet(sequence: sequence + 1, entries: [.init(.delete, SyncRecord(type: "teams", id: record.id, revision: record.revision, attributes: nil))])
+            let delete = SyncChangeSet(
+                sequence: sequence + 1,
+                entries: [.init(.delete, SyncRecord(type: "teams", id: record.id, revision: record.revision, attributes: nil))])
             _ = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: rules, now: deletedAt)
         }
         let service = SyncHistoryService(storage: storage, days: 2, logger: CollectorFixture.silentLogger)

@@ -28,25 +28,31 @@ struct SyncRoutesTests {
 
     @Test func createdRecordComesBackWithItsServerIDOldIDAndRevision() async throws {
         try await Self.test { client in
-            let response = try await Self.post(client, """
+            let response = try await Self.post(
+                client,
+                """
                 {"clientID":"ipad-1","schemaVersion":1,"maxRevision":0,"changeSets":[
                 {"sequence":1,"types":["notes"],"notes":{"create":[-1],"update":[],"delete":[],"attributes":{"-1":{"text":"hi"}}}}]}
                 """)
             #expect(response.status == .ok)
-            #expect(response.text == """
-                {"changeSets":[{"conflict":false,"notes":{"attributes":{"1":{"__oldId__":-1,"revision":1,"text":"hi"}},\
-                "create":[1],"delete":[],"update":[]},"revision":1,"sequence":1,"types":["notes"]},\
-                {"notes":{"attributes":{"1":{"revision":1,"text":"hi"}},"create":[1],"delete":[],"update":[]},\
-                "revision":1,"types":["notes"]}],"hasMore":false,"maxRevision":1,"reset":false}
-                """)
+            #expect(
+                response.text == """
+                    {"changeSets":[{"conflict":false,"notes":{"attributes":{"1":{"__oldId__":-1,"revision":1,"text":"hi"}},\
+                    "create":[1],"delete":[],"update":[]},"revision":1,"sequence":1,"types":["notes"]},\
+                    {"notes":{"attributes":{"1":{"revision":1,"text":"hi"}},"create":[1],"delete":[],"update":[]},\
+                    "revision":1,"types":["notes"]}],"hasMore":false,"maxRevision":1,"reset":false}
+                    """)
         }
     }
 
     @Test func requestWithoutAppKeyOrNotARequestIsRefusedAndNothingApplied() async throws {
         try await Self.test { client in
-            #expect(try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[]}"#, appKey: nil).status == .unauthorized)
+            #expect(
+                try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[]}"#, appKey: nil).status
+                    == .unauthorized)
             #expect(try await Self.post(client, #"{"clientID":"a","maxRevision":0,"changeSets":[]}"#).status == .badRequest)
-            #expect(try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[{"types":[]}]}"#).status == .badRequest)
+            #expect(
+                try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[{"types":[]}]}"#).status == .badRequest)
             let empty = try await Self.post(client, #"{"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[]}"#)
             #expect(empty.text == #"{"changeSets":[],"hasMore":false,"maxRevision":0,"reset":false}"#)
         }
@@ -57,11 +63,15 @@ struct SyncRoutesTests {
         let text = try await Self.test(metrics: metrics) { client in
             // Given a device creating two notes, then updating one from a stale revision, and a
             // second device catching up
-            _ = try await Self.post(client, """
+            _ = try await Self.post(
+                client,
+                """
                 {"clientID":"a","schemaVersion":1,"maxRevision":0,"changeSets":[
                 {"sequence":1,"types":["notes"],"notes":{"create":[-1,-2],"update":[],"delete":[],"attributes":{"-1":{"text":"x"},"-2":{"text":"y"}}}}]}
                 """)
-            _ = try await Self.post(client, """
+            _ = try await Self.post(
+                client,
+                """
                 {"clientID":"a","schemaVersion":1,"maxRevision":1,"changeSets":[
                 {"sequence":2,"types":["notes"],"notes":{"create":[],"update":[1],"delete":[],"attributes":{"1":{"text":"z","revision":0}}}}]}
                 """)
@@ -70,13 +80,14 @@ struct SyncRoutesTests {
         }
         // Then the sync counters say so, and the sync histogram counted three answers
         let samples = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
-        #expect(samples.isSuperset(of: [
-            "hermes_collector_sync_requests_total 3",
-            "hermes_collector_sync_change_sets_applied_total 1",
-            "hermes_collector_sync_conflicts_total{reason=\"stale\"} 1",
-            "hermes_collector_sync_records_sent_total 4",
-            "hermes_collector_sync_duration_seconds_count 3",
-        ]))
+        #expect(
+            samples.isSuperset(of: [
+                "hermes_collector_sync_requests_total 3",
+                "hermes_collector_sync_change_sets_applied_total 1",
+                "hermes_collector_sync_conflicts_total{reason=\"stale\"} 1",
+                "hermes_collector_sync_records_sent_total 4",
+                "hermes_collector_sync_duration_seconds_count 3",
+            ]))
         #expect(metrics.snapshot.syncConflicts == ["stale": 1])
     }
 }

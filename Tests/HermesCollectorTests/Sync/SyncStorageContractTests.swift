@@ -4,10 +4,12 @@ import Testing
 
 /// What every ``SyncStorage`` must do: SQLite always, PostgreSQL when a server is given (always in CI).
 struct SyncStorageContractTests {
-    static let schema = SyncSchema(version: 1, types: [
-        SyncEntityType("teams", attributes: [.init("name", .string)]),
-        SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
-    ])
+    static let schema = SyncSchema(
+        version: 1,
+        types: [
+            SyncEntityType("teams", attributes: [.init("name", .string)]),
+            SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
+        ])
     static let rules = SyncRules(schema: schema, pageRecords: 2)
 
     static func create(_ sequence: Int64, _ type: String, _ id: Int64, _ attributes: [String: JSONValue]) -> SyncChangeSet {
@@ -33,10 +35,12 @@ struct SyncStorageContractTests {
             let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
             let update = { (sequence: Int64, name: String, base: Int64) in
-                SyncChangeSet(sequence: sequence, entries: [
-                    .init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["name": "p", "team_id": .int(id)])),
-                    .init(.update, SyncRecord(type: "teams", id: id, revision: base, attributes: ["name": .string(name)])),
-                ])
+                SyncChangeSet(
+                    sequence: sequence,
+                    entries: [
+                        .init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["name": "p", "team_id": .int(id)])),
+                        .init(.update, SyncRecord(type: "teams", id: id, revision: base, attributes: ["name": .string(name)])),
+                    ])
             }
             let applied = try await storage.apply(update(2, "b", 1), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let refused = try await storage.apply(update(1, "c", 1), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
@@ -50,20 +54,25 @@ struct SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func referencedRecordIsNotDeletedAndUnreferencedOneLeavesATombstone(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let created = try await storage.apply(SyncChangeSet(sequence: 1, entries: [
-                .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
-                .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
-            ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let created = try await storage.apply(
+                SyncChangeSet(
+                    sequence: 1,
+                    entries: [
+                        .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
+                        .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
+                    ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let team = try #require(created.entries.first { $0.record.type == "teams" }?.record)
             let player = try #require(created.entries.first { $0.record.type == "players" }?.record)
             #expect(player.attributes?["team_id"] == .int(team.id))
             let delete = SyncChangeSet(sequence: 2, entries: [.init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil))])
             let refused = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(refused.reason == "referenced" && Set(refused.entries.map(\.record)) == [team, player])
-            let both = SyncChangeSet(sequence: 3, entries: [
-                .init(.delete, SyncRecord(type: "players", id: player.id, revision: 1, attributes: nil)),
-                .init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil)),
-            ])
+            let both = SyncChangeSet(
+                sequence: 3,
+                entries: [
+                    .init(.delete, SyncRecord(type: "players", id: player.id, revision: 1, attributes: nil)),
+                    .init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil)),
+                ])
             #expect(try await storage.apply(both, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1).revision == 2)
             let page = try await storage.page(after: 1, cursor: nil, limit: 10)
             #expect(page.changeSets.map(\.entries.count) == [2] && page.changeSets[0].entries.allSatisfy { $0.operation == .delete })
@@ -74,11 +83,14 @@ struct SyncStorageContractTests {
     func pagesNeverSplitARevisionAndAFullCopyKeepsTheRevisionFromGoingBack(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
             for sequence in Int64(1)...3 {
-                _ = try await storage.apply(SyncChangeSet(sequence: sequence, entries: [
-                    .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "x"])),
-                    .init(.create, SyncRecord(type: "teams", id: -2, revision: 0, attributes: ["name": "y"])),
-                    .init(.create, SyncRecord(type: "teams", id: -3, revision: 0, attributes: ["name": "z"])),
-                ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+                _ = try await storage.apply(
+                    SyncChangeSet(
+                        sequence: sequence,
+                        entries: [
+                            .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "x"])),
+                            .init(.create, SyncRecord(type: "teams", id: -2, revision: 0, attributes: ["name": "y"])),
+                            .init(.create, SyncRecord(type: "teams", id: -3, revision: 0, attributes: ["name": "z"])),
+                        ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             }
             // A device at revision 1 catches up two records at a time: each page is a whole revision.
             let caughtUp = try await storage.page(after: 1, cursor: nil, limit: 2)
@@ -163,10 +175,12 @@ extension SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func sameChangeSetSentTwiceAtTheSameMomentIsAppliedOnce(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let changeSet = SyncChangeSet(sequence: 1, entries: [
-                .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
-                .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
-            ])
+            let changeSet = SyncChangeSet(
+                sequence: 1,
+                entries: [
+                    .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
+                    .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
+                ])
             async let first = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             async let second = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
             let (one, other) = try await (first, second)
@@ -182,7 +196,8 @@ extension SyncStorageContractTests {
             // Given a change set naming an unknown type and one made under another schema version
             let unknown = Self.create(1, "coaches", -1, ["name": "c"])
             let invalid = try await storage.apply(unknown, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
-            let otherSchema = try await storage.apply(Self.create(2, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 2, rules: Self.rules, now: 1)
+            let otherSchema = try await storage.apply(
+                Self.create(2, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 2, rules: Self.rules, now: 1)
             // Then both are refused, consumed (the same answer again), and the next one applies
             #expect(invalid.conflict == true && invalid.reason == "invalid" && invalid.entries.isEmpty)
             #expect(otherSchema.reason == "schema")

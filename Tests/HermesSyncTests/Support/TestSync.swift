@@ -5,12 +5,16 @@ import Synchronization
 
 /// The schema the sync tests share: teams, and players that belong to a team.
 enum TestSchema {
-    static let v1 = SyncSchema(version: 1, types: [
-        SyncEntityType("teams", attributes: [.init("name", .string)]),
-        SyncEntityType("players", attributes: [
-            .init("name", .string), .init("number", .integer), .init("active", .bool), .init("team_id", .reference("teams")),
-        ]),
-    ])
+    static let v1 = SyncSchema(
+        version: 1,
+        types: [
+            SyncEntityType("teams", attributes: [.init("name", .string)]),
+            SyncEntityType(
+                "players",
+                attributes: [
+                    .init("name", .string), .init("number", .integer), .init("active", .bool), .init("team_id", .reference("teams")),
+                ]),
+        ])
 }
 
 /// A transport that hands requests to a ``SyncServer`` in process, and can lose the next answers

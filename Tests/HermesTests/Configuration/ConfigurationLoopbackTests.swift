@@ -19,7 +19,8 @@ struct ConfigurationLoopbackTests {
             switch current {
             case 0:
                 let body = ConfigurationServiceTests.document(revision: 8, timer: 12)
-                return Response(status: .ok, headers: [.eTag: "\"8\"", .contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+                return Response(
+                    status: .ok, headers: [.eTag: "\"8\"", .contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
             case 1:
                 let matches = request.headers[.ifNoneMatch] == "\"8\""
                 return Response(status: matches ? .notModified : .badRequest)
@@ -33,8 +34,10 @@ struct ConfigurationLoopbackTests {
             let harness = Harness()
             let url = URL(string: "http://127.0.0.1:\(port)/v1/config")!
             let client = try HermesClient(configuration: harness.configuration(configURL: url, transport: URLSessionTransport()))
-            let outcomes = [await client.refreshConfiguration(), await client.refreshConfiguration(),
-                            await client.refreshConfiguration(), await client.refreshConfiguration()]
+            let outcomes = [
+                await client.refreshConfiguration(), await client.refreshConfiguration(),
+                await client.refreshConfiguration(), await client.refreshConfiguration(),
+            ]
             await client.shutdown()
 
             guard case .updated(let document, let etag, _) = outcomes[0] else { Issue.record("expected an update, got \(outcomes[0])"); return }

@@ -20,8 +20,10 @@ struct ConfigurationServiceTests {
 
     /// A service on `harness`'s folder and clock, with JZ's local default, fetching through
     /// `transport` (no fetcher when `configURL` is `nil`), every 60 seconds once started.
-    private func service(_ harness: Harness, version: String = "1.2.0", configURL: URL? = Self.url,
-                         transport: (any Transport)? = nil) -> ConfigurationService {
+    private func service(
+        _ harness: Harness, version: String = "1.2.0", configURL: URL? = Self.url,
+        transport: (any Transport)? = nil
+    ) -> ConfigurationService {
         ConfigurationService(
             defaults: ["JZ": Harness.jz],
             cache: ConfigurationCache(storageDirectory: harness.directory, appVersion: version),
@@ -175,9 +177,10 @@ struct ConfigurationServiceTests {
 
     @Test func housekeepingDecidesWithThisVersionsCachedDocumentWithoutWaiting() async throws {
         // Given this version's cached document that keeps old rows, and a server that never answers
-        let harness = Harness(transport: InMemoryTransport { _ in
-            TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 5, hermesClears: false))
-        })
+        let harness = Harness(
+            transport: InMemoryTransport { _ in
+                TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 5, hermesClears: false))
+            })
         await service(harness).refresh()
         let service = service(harness, transport: HangingTransport())
 
@@ -191,9 +194,10 @@ struct ConfigurationServiceTests {
 
     @Test func afterAnUpgradeHousekeepingDecidesWithThePreviousVersionsCachedDocument() async throws {
         // Given documents cached by versions 1.0.0 (older) and 1.2.0 (newer, keeping old rows)
-        let harness = Harness(transport: InMemoryTransport { _ in
-            TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 3))
-        })
+        let harness = Harness(
+            transport: InMemoryTransport { _ in
+                TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 3))
+            })
         await service(harness, version: "1.0.0").refresh()
         harness.transport.respond { _ in TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 4, hermesClears: false)) }
         await service(harness, version: "1.2.0").refresh()
@@ -213,9 +217,10 @@ struct ConfigurationServiceTests {
 
     @Test func withNoCachedDocumentHousekeepingWaitsForTheFirstFetch() async throws {
         // Given no document cached by any version, and a server publishing revision 7
-        let harness = Harness(transport: InMemoryTransport { _ in
-            TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 7, hermesClears: false))
-        })
+        let harness = Harness(
+            transport: InMemoryTransport { _ in
+                TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 7, hermesClears: false))
+            })
         let service = service(harness)
 
         // When housekeeping asks before the service started, then it starts

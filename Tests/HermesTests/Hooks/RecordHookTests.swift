@@ -41,7 +41,9 @@ struct RecordHookTests {
     @Test func namespaceHooksRunAfterTheClientsAndOnlyForTheirNamespace() async throws {
         let harness = Harness()
         let client = try harness.identityClient()
-        client.addRecordHook { $0.meta["trail"] = "client"; return true }
+        client.addRecordHook {
+            $0.meta["trail"] = "client"; return true
+        }
         client.addRecordHook(namespace: "JZ") { record in
             record.meta["trail"] = .string((record.meta["trail"]?.stringValue ?? "") + ",JZ")
             return true
@@ -57,7 +59,9 @@ struct RecordHookTests {
     @Test func aHookThatEmptiesTheMetaGetsTheUsualError() async throws {
         let harness = Harness()
         let client = try harness.identityClient()
-        client.addRecordHook { $0.meta = [:]; return true }
+        client.addRecordHook {
+            $0.meta = [:]; return true
+        }
         #expect(client.send(type: "pay", prefix: "JZ", meta: ["a": 1]).code == .emptyMeta)
         await client.shutdown()
     }

@@ -31,10 +31,12 @@ struct JournalRecoveryTests {
         // Given a journal holding 500 records the store never took (written by an earlier run)
         let harness = Harness()
         // (no spares: a preparer still making one after the client looked would leave a file behind)
-        let journal = Journal(storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
-                              fileProtection: .none, logger: .init(label: "hermes.tests"))
-        let builder = RecordBuilder(app: .init(name: "Demo", version: "1.2.0", build: "42"),
-                                    device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
+        let journal = Journal(
+            storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
+            fileProtection: .none, logger: .init(label: "hermes.tests"))
+        let builder = RecordBuilder(
+            app: .init(name: "Demo", version: "1.2.0", build: "42"),
+            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
         for index in 0..<500 {
             let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
             let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()

@@ -37,9 +37,10 @@ struct HermesClientServiceTests {
         let client = try harness.identityClient(transport: collector.transport)
         let ids = (0..<5).compactMap { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
         let probe = RunningProbe()
-        let group = ServiceGroup(configuration: .init(
-            services: [client, probe], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "hermes.tests")
-        ))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [client, probe], gracefulShutdownSignals: [.sigterm], logger: Logger(label: "hermes.tests")
+            ))
         let running = Task { try await group.run() }
         var started = probe.running.makeAsyncIterator()
         _ = await started.next()

@@ -4,24 +4,28 @@ import Testing
 
 struct CrashReportTests {
     @Test func aCompleteReportGivesEveryFieldAndFrameInOrder() throws {
-        let report = try #require(CrashReport(text: """
-            hermes-crash 1
-            signal 11
-            code 1
-            address 0x8
-            time 1732430000123
-            pid 4242
-            thread 4243
-            frame 0x55d1c2a3c4f1
-            frame 0x55d1c2a3c000
-            end
+        let report = try #require(
+            CrashReport(
+                text: """
+                    hermes-crash 1
+                    signal 11
+                    code 1
+                    address 0x8
+                    time 1732430000123
+                    pid 4242
+                    thread 4243
+                    frame 0x55d1c2a3c4f1
+                    frame 0x55d1c2a3c000
+                    end
 
-            """))
+                    """))
 
-        #expect(report == CrashReport(
-            signal: 11, code: 1, address: 8, time: 1_732_430_000_123, pid: 4242, thread: 4243,
-            frames: [0x55d1_c2a3_c4f1, 0x55d1_c2a3_c000], isComplete: true
-        ))
+        #expect(
+            report
+                == CrashReport(
+                    signal: 11, code: 1, address: 8, time: 1_732_430_000_123, pid: 4242, thread: 4243,
+                    frames: [0x55d1_c2a3_c4f1, 0x55d1_c2a3_c000], isComplete: true
+                ))
     }
 
     @Test func aReportCutShortByTheHandlerIsIncomplete() throws {

@@ -71,9 +71,10 @@ struct HermesClientMonitoringTests {
     @Test func aReportOfATypeTheServerDoesNotMonitorIsRemovedUnsent() async throws {
         // Given a report an earlier run left, and a configuration without appCrash
         let harness = Harness()
-        try Self.leave([
-            "1-1.crash": "signal 11\ncode 1\naddress 0x8\nframe 0x10\nend\n", "2-2.crash": "signal 6\ncode -6\nend\n", "3-3.crash": "",
-        ], in: harness)
+        try Self.leave(
+            [
+                "1-1.crash": "signal 11\ncode 1\naddress 0x8\nframe 0x10\nend\n", "2-2.crash": "signal 6\ncode -6\nend\n", "3-3.crash": "",
+            ], in: harness)
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.monitorList.removeAll { $0.type == MonitorType.appCrash }
         let client = try HermesClient(configuration: harness.configuration(defaults: ["hermes": hermes]))
@@ -90,9 +91,10 @@ struct HermesClientMonitoringTests {
 
     @Test func eachPendingReportBecomesOneAppCrashAndAnEmptyOneIsRemoved() async throws {
         let harness = Harness()
-        try Self.leave([
-            "9-1.crash": "signal 11\ncode 1\naddress 0x8\ntime 1700000000000\npid 9\nthread 9\nframe 0x10\nend\n", "10-2.crash": "",
-        ], in: harness)
+        try Self.leave(
+            [
+                "9-1.crash": "signal 11\ncode 1\naddress 0x8\ntime 1700000000000\npid 9\nthread 9\nframe 0x10\nend\n", "10-2.crash": "",
+            ], in: harness)
         let client = try harness.client()
 
         // Two passes: the second finds nothing left to send
@@ -114,9 +116,11 @@ struct HermesClientMonitoringTests {
     @Test func aReportWhoseSymbolicationARunDidNotSurviveIsSentRaw() async throws {
         // Given a report left renamed mid-symbolication, with its image list
         let harness = Harness()
-        let crashes = try Self.leave([
-            "5-5.symbolicating": "signal 4\ncode 2\naddress 0x1010\nframe 0x1010\nend\n", "5-5.images": "image 0x1000 0x2000 0x1000 /nonexistent/app\n",
-        ], in: harness)
+        let crashes = try Self.leave(
+            [
+                "5-5.symbolicating": "signal 4\ncode 2\naddress 0x1010\nframe 0x1010\nend\n",
+                "5-5.images": "image 0x1000 0x2000 0x1000 /nonexistent/app\n",
+            ], in: harness)
         let client = try harness.client()
 
         await client.crashReportingPass().value

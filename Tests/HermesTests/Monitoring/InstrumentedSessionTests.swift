@@ -48,7 +48,8 @@ struct InstrumentedSessionTests {
         let port = try ListeningSocket().closedPort()
 
         await #expect(throws: (any Error).self) {
-            _ = try await client.instrumented(URLSession(configuration: .ephemeral)).data(for: URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/items/7")!))
+            _ = try await client.instrumented(URLSession(configuration: .ephemeral)).data(
+                for: URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/items/7")!))
         }
         try await client.flush()
 

@@ -29,9 +29,13 @@ struct BadInputMatrixTests {
         BadCall(name: "+infinity", code: .invalidMeta) { $0.send(type: "appLag", meta: ["v": .double(.infinity)]) },
         BadCall(name: "-infinity in a business record", code: .invalidMeta) { $0.send(type: "pay", prefix: "JZ", meta: ["v": .double(-.infinity)]) },
         BadCall(name: "NaN deep in an array", code: .invalidMeta) { $0.send(type: "appLag", meta: ["list": [1, ["deep": .double(.nan)]]]) },
-        BadCall(name: "NaN in a crash, whose fields win", code: .invalidMeta) { $0.send(type: "appCrash", meta: ["v": .double(.nan)], payload: Data("0 main".utf8)) },
+        BadCall(name: "NaN in a crash, whose fields win", code: .invalidMeta) {
+            $0.send(type: "appCrash", meta: ["v": .double(.nan)], payload: Data("0 main".utf8))
+        },
         BadCall(name: "10 MB payload", code: .payloadTooLarge) { $0.send(type: "appCrash", meta: ["a": 1], payload: Data(count: 10 << 20)) },
-        BadCall(name: "10 MB payload in a business record", code: .payloadTooLarge) { $0.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 10 << 20)) },
+        BadCall(name: "10 MB payload in a business record", code: .payloadTooLarge) {
+            $0.send(type: "pay", prefix: "JZ", meta: ["a": 1], payload: Data(count: 10 << 20))
+        },
     ]
 
     @Test(arguments: calls)

@@ -10,8 +10,12 @@ struct MetaEncoderTests {
     ]
 
     /// Keys that sort before, between and after the common fields, and some that collide with them.
-    static let keys = ["a", "APP", "APP_NAME", "CREATE_TIME", "Z", "_x", "duration_ms", "é", "REPORT_ID", "NAMESPACE", "zz", "IS_BIZ", "OS", "\u{1}ctl"]
-    static let values: [JSONValue] = ["text", "with \"quote\" and \\ and \n", .int(-7), .double(2.5), .bool(true), .null, ["nested": [1, "two"]], "日本"]
+    static let keys = [
+        "a", "APP", "APP_NAME", "CREATE_TIME", "Z", "_x", "duration_ms", "é", "REPORT_ID", "NAMESPACE", "zz", "IS_BIZ", "OS", "\u{1}ctl",
+    ]
+    static let values: [JSONValue] = [
+        "text", "with \"quote\" and \\ and \n", .int(-7), .double(2.5), .bool(true), .null, ["nested": [1, "two"]], "日本",
+    ]
 
     @Test(arguments: ["appLag", "appCrash"])
     func writesTheSameBytesAsMergingAndEncodingTheDictionary(type: String) throws {

@@ -18,17 +18,17 @@ struct RealtimeTriggerTests {
         client.start()
 
         // When realtime records come at 0 s, 1.999 s and 2 s, with others that are not realtime
-        client.send(type: "appCrash", meta: ["n": 1], payload: Data("s".utf8))   // trigger: hermes
-        client.send(type: "appCrash", meta: ["n": 2], payload: Data("s".utf8))   // held back to 2 s
-        client.send(type: "pay", prefix: "JZ", meta: ["n": 3])                   // trigger: JZ
-        client.send(type: "view", prefix: "JZ", meta: ["n": 4])                  // not realtime
-        client.send(type: "appLag", meta: ["n": 5])                              // not realtime
+        client.send(type: "appCrash", meta: ["n": 1], payload: Data("s".utf8))  // trigger: hermes
+        client.send(type: "appCrash", meta: ["n": 2], payload: Data("s".utf8))  // held back to 2 s
+        client.send(type: "pay", prefix: "JZ", meta: ["n": 3])  // trigger: JZ
+        client.send(type: "view", prefix: "JZ", meta: ["n": 4])  // not realtime
+        client.send(type: "appLag", meta: ["n": 5])  // not realtime
         let atStart = [await nextRealtime(), await nextRealtime()]
         await harness.clock.advance(by: .milliseconds(1_999))
-        client.send(type: "appCrash", meta: ["n": 6], payload: Data("s".utf8))   // already held back to 2 s
+        client.send(type: "appCrash", meta: ["n": 6], payload: Data("s".utf8))  // already held back to 2 s
         await harness.clock.advance(by: .milliseconds(1))
         let atTwo = await nextRealtime()
-        client.send(type: "appCrash", meta: ["n": 7], payload: Data("s".utf8))   // held back to 4 s
+        client.send(type: "appCrash", meta: ["n": 7], payload: Data("s".utf8))  // held back to 4 s
         await harness.clock.advance(by: .seconds(2))
         let atFour = await nextRealtime()
         await client.shutdown()

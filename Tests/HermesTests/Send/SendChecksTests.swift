@@ -90,7 +90,10 @@ struct SendChecksTests {
         #expect(overMeta.code == .metaTooLarge)
         #expect(overStoredMetaOnly.code == .metaTooLarge)
         #expect(overStored.code == .payloadTooLarge)
-        #expect(overStored.error?.message == "record of type pay is 1049 bytes (meta \(metaSize) + payload \(1_048 - metaSize + 1)); namespace JZ stores records of at most 1048 bytes (maxBodyMByte)")
+        #expect(
+            overStored.error?.message
+                == "record of type pay is 1049 bytes (meta \(metaSize) + payload \(1_048 - metaSize + 1)); namespace JZ stores records of at most 1048 bytes (maxBodyMByte)"
+        )
         #expect(fits.isAccepted)
         #expect(try harness.rows("payload").map { $0["size"] as Int } == [1_048])
         #expect(try harness.rows("meta").map { $0["report_id"] as String } == [probe])
@@ -144,9 +147,11 @@ struct SendChecksTests {
     @Test func aCrashKeepsTheFactsOfTheRunThatCrashedButNotTheCheckedFields() async throws {
         let harness = Harness()
         let client = try harness.client()
-        client.send(type: "appCrash", meta: [
-            "APP_VERSION": "1.1.0", "CREATE_TIME": "yesterday", "REPORT_ID": "forged", "IS_BIZ": "no", "NAMESPACE": "JZ", "MONITOR_TYPE": "x",
-        ], payload: Data("s".utf8))
+        client.send(
+            type: "appCrash",
+            meta: [
+                "APP_VERSION": "1.1.0", "CREATE_TIME": "yesterday", "REPORT_ID": "forged", "IS_BIZ": "no", "NAMESPACE": "JZ", "MONITOR_TYPE": "x",
+            ], payload: Data("s".utf8))
         client.send(type: "appLag", meta: ["APP_VERSION": "1.1.0", "CREATE_TIME": 1_000])
         try await client.flush()
         await client.shutdown()

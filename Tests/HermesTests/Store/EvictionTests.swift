@@ -10,11 +10,13 @@ struct EvictionTests {
         let harness = Harness()
         let client = try harness.client()
         func record(_ type: String, _ index: Int, payload: Bool) -> PendingRecord {
-            PendingRecord(reportID: "\(type)-\(index)", namespace: "hermes", monitorType: type, isBusiness: false,
-                          createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8),
-                          payload: payload ? Data("stack".utf8) : nil)
+            PendingRecord(
+                reportID: "\(type)-\(index)", namespace: "hermes", monitorType: type, isBusiness: false,
+                createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8),
+                payload: payload ? Data("stack".utf8) : nil)
         }
-        let records = (0..<30).map { record("appCrash", $0, payload: true) }
+        let records =
+            (0..<30).map { record("appCrash", $0, payload: true) }
             + (30..<130).map { record("appLag", $0, payload: false) }
             + [record("appBoot", 130, payload: false)]
 
@@ -36,8 +38,9 @@ struct EvictionTests {
         let harness = Harness()
         let client = try harness.client()
         let records = (0..<110).map { index in
-            PendingRecord(reportID: "r-\(index)", namespace: "JZ", monitorType: index < 10 ? "JZ-appCrash" : "JZ-pay", isBusiness: true,
-                          createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8), payload: nil)
+            PendingRecord(
+                reportID: "r-\(index)", namespace: "JZ", monitorType: index < 10 ? "JZ-appCrash" : "JZ-pay", isBusiness: true,
+                createdTime: 1_000 + Int64(index), appVersion: "1.2.0", meta: Array("{}".utf8), payload: nil)
         }
 
         // When the store evicts down to 100

@@ -14,12 +14,15 @@ struct HousekeepingPlanTests {
         var configurations = NamespaceRegistry(registered: ["JZ": Harness.jz])
         _ = configurations.apply(Self.keeping)
         let plan = HousekeepingPlan(configurations: configurations, isServerWord: true)
-        #expect(plan.rules == [
-            "hermes": HousekeepingRule(isUpdateClear: false, expirationDays: 30, maxBodyBytes: 1_048_576),
-            "JZ": HousekeepingRule(isUpdateClear: true, expirationDays: 15, maxBodyBytes: 1_048_576),
-        ])
-        #expect(plan.rules(stored: ["JZ", "KX"])["KX"] == HousekeepingRule(
-            isUpdateClear: false, expirationDays: 15, maxBodyBytes: nil, expiryReason: .orphaned))
+        #expect(
+            plan.rules == [
+                "hermes": HousekeepingRule(isUpdateClear: false, expirationDays: 30, maxBodyBytes: 1_048_576),
+                "JZ": HousekeepingRule(isUpdateClear: true, expirationDays: 15, maxBodyBytes: 1_048_576),
+            ])
+        #expect(
+            plan.rules(stored: ["JZ", "KX"])["KX"]
+                == HousekeepingRule(
+                    isUpdateClear: false, expirationDays: 15, maxBodyBytes: nil, expiryReason: .orphaned))
         #expect(plan.rules(stored: ["JZ", "KX"])["JZ"] == plan.rules["JZ"])
     }
 

@@ -10,9 +10,11 @@ struct HousekeepingTests {
 
     /// Runs a first client that stores `body`'s records, then starts a second one and waits
     /// for its start-up housekeeping.
-    private func restart(_ harness: Harness, version: String = "1.2.0", defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
-                         newDefaults: [String: NamespaceConfiguration]? = nil, configURL: URL? = nil,
-                         _ body: (HermesClient) async throws -> Void) async throws -> HermesClient {
+    private func restart(
+        _ harness: Harness, version: String = "1.2.0", defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
+        newDefaults: [String: NamespaceConfiguration]? = nil, configURL: URL? = nil,
+        _ body: (HermesClient) async throws -> Void
+    ) async throws -> HermesClient {
         let first = try harness.client(defaults: defaults, configURL: configURL)
         try await body(first)
         try await first.flush()
@@ -22,8 +24,10 @@ struct HousekeepingTests {
 
     /// Starts a client offline and returns once its start-up housekeeping is done (`upload()`
     /// waits for it, and sends nothing offline).
-    private func startHousekept(_ harness: Harness, version: String = "1.2.0", defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
-                                configURL: URL? = nil) async throws -> HermesClient {
+    private func startHousekept(
+        _ harness: Harness, version: String = "1.2.0", defaults: [String: NamespaceConfiguration] = ["JZ": Harness.jz],
+        configURL: URL? = nil
+    ) async throws -> HermesClient {
         let client = try harness.client(version: version, defaults: defaults, configURL: configURL, network: StaticNetworkMonitor(.unreachable))
         client.start()
         let summaries = await client.upload()
@@ -70,9 +74,10 @@ struct HousekeepingTests {
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func withNoCachedServerConfigurationHousekeepingWaitsForTheFirstFetch(isUpdateClear: Bool) async throws {
         // Given version 1.2.0 stored a record and never fetched a configuration
-        let harness = Harness(transport: InMemoryTransport { _ in
-            TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 4, hermesClears: isUpdateClear))
-        })
+        let harness = Harness(
+            transport: InMemoryTransport { _ in
+                TransportResponse(status: 200, body: ConfigurationServiceTests.document(revision: 4, hermesClears: isUpdateClear))
+            })
         let old = try harness.client()
         old.send(type: "appLag", meta: ["a": 1])
         try await old.flush()

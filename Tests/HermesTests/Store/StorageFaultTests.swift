@@ -101,8 +101,10 @@ struct StorageFaultTests {
         try await first.flush()
         await first.shutdown()
         let (pageSize, indexPages) = try harness.read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096,
-             try Int.fetchAll(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'meta'"))
+            (
+                try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4_096,
+                try Int.fetchAll(db, sql: "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'meta'")
+            )
         }
         #expect(!indexPages.isEmpty)
         let file = try FileHandle(forUpdating: URL(fileURLWithPath: harness.databasePath))

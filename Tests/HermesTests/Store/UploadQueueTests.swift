@@ -86,10 +86,11 @@ struct UploadQueueTests {
         try await queue.write { db in
             for (index, state) in [0, 1].enumerated() {
                 let meta = #"{"REPORT_ID":"r\#(index)","NAMESPACE":"JZ","MONITOR_TYPE":"JZ-pay","CREATE_TIME":1}"#
-                try db.execute(sql: """
-                    INSERT INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size, state, batch_id)
-                    VALUES (?, 'JZ', 'JZ-pay', 1, ?, '1.2.0', ?, ?, ?, ?)
-                    """, arguments: ["r\(index)", harness.now, meta, meta.utf8.count, state, state == 1 ? "died" : nil])
+                try db.execute(
+                    sql: """
+                        INSERT INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size, state, batch_id)
+                        VALUES (?, 'JZ', 'JZ-pay', 1, ?, '1.2.0', ?, ?, ?, ?)
+                        """, arguments: ["r\(index)", harness.now, meta, meta.utf8.count, state, state == 1 ? "died" : nil])
             }
         }
         try queue.close()

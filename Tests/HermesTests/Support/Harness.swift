@@ -80,8 +80,9 @@ final class Harness: Sendable {
         startDelay: Duration = .seconds(3)
     ) throws -> HermesClient {
         try HermesClient(
-            configuration: configuration(version: version, defaults: defaults, configURL: configURL, transport: transport,
-                                         memoryBufferLimit: memoryBufferLimit, network: network, startDelay: startDelay),
+            configuration: configuration(
+                version: version, defaults: defaults, configURL: configURL, transport: transport,
+                memoryBufferLimit: memoryBufferLimit, network: network, startDelay: startDelay),
             logger: Logger(label: "hermes.tests")
         )
     }

@@ -30,7 +30,8 @@ final class ScriptedHTTPServer: Sendable {
                 bytes += chunk[..<count]
                 if wanted == nil, let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
                     let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-                    let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    let length =
+                        head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                         .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                     wanted = end + length
                 }

@@ -27,10 +27,11 @@ extension AsyncStream<UploadEvent>.Iterator {
     /// rounds (which run in parallel) end.
     mutating func nextRounds(of namespaces: Set<String>, limit: Int = 50) async {
         var waiting = namespaces
-        _ = await next(until: { event in
-            if let namespace = event.finishedSummary?.namespace { waiting.remove(namespace) }
-            return waiting.isEmpty
-        }, limit: limit)
+        _ = await next(
+            until: { event in
+                if let namespace = event.finishedSummary?.namespace { waiting.remove(namespace) }
+                return waiting.isEmpty
+            }, limit: limit)
     }
 }
 

@@ -8,7 +8,9 @@ struct HTTPResponseParserTests {
     }
 
     /// Feeds `pieces` one after the other, as separate reads, then the end if `close`.
-    private func read(_ pieces: [String], close: Bool = false, with parser: HTTPResponseParser? = nil) throws(SocketTransportError) -> HTTPResponseParser.Parsed? {
+    private func read(_ pieces: [String], close: Bool = false, with parser: HTTPResponseParser? = nil) throws(SocketTransportError)
+        -> HTTPResponseParser.Parsed?
+    {
         var parser = parser ?? self.parser()
         var buffer: [UInt8] = []
         for piece in pieces {
@@ -49,11 +51,12 @@ struct HTTPResponseParserTests {
     }
 
     @Test func chunkedBodiesAndInterimAnswersAreDecoded() throws {
-        let parsed = try #require(try read([
-            "HTTP/1.1 100 Continue\r\n\r\n",
-            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n",
-            "A\r\n0123456789\r\n0\r\n\r\n",
-        ]))
+        let parsed = try #require(
+            try read([
+                "HTTP/1.1 100 Continue\r\n\r\n",
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n",
+                "A\r\n0123456789\r\n0\r\n\r\n",
+            ]))
         #expect(parsed.response.status == 200)
         #expect(String(decoding: parsed.response.body, as: UTF8.self) == "abc0123456789")
         #expect(parsed.reusable)

@@ -9,8 +9,9 @@ struct SocketHTTPTransportTests {
     private static let ok = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
     private func post(_ port: Int, _ body: String, timeout: Duration = .seconds(5)) -> TransportRequest {
-        TransportRequest(method: "POST", url: URL(string: "http://127.0.0.1:\(port)/v1/upload/meta?x=1")!,
-                         headers: ["X-Hermes-Namespace": "JZ"], body: Array(body.utf8), timeout: timeout)
+        TransportRequest(
+            method: "POST", url: URL(string: "http://127.0.0.1:\(port)/v1/upload/meta?x=1")!,
+            headers: ["X-Hermes-Namespace": "JZ"], body: Array(body.utf8), timeout: timeout)
     }
 
     @Test func requestsGoOnOneKeptAliveConnectionByteForByte() async throws {
@@ -28,10 +29,11 @@ struct SocketHTTPTransportTests {
         #expect(first.status == 200 && first.body == Array("ok".utf8) && first.header("Content-Length") == "2")
         #expect(second.status == 200)
         #expect(server.connections == 1)
-        #expect(server.requests.map { String(decoding: $0, as: UTF8.self) } == [
-            "POST /v1/upload/meta?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 3\r\nX-Hermes-Namespace: JZ\r\n\r\none",
-            "POST /v1/upload/meta?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 6\r\nX-Hermes-Namespace: JZ\r\n\r\nsecond",
-        ])
+        #expect(
+            server.requests.map { String(decoding: $0, as: UTF8.self) } == [
+                "POST /v1/upload/meta?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 3\r\nX-Hermes-Namespace: JZ\r\n\r\none",
+                "POST /v1/upload/meta?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\nContent-Length: 6\r\nX-Hermes-Namespace: JZ\r\n\r\nsecond",
+            ])
     }
 
     @Test func aKeptAliveConnectionTheServerClosesBeforeAnsweringIsReplacedOnce() async throws {
@@ -140,7 +142,8 @@ struct SocketHTTPTransportTests {
         }
         #expect(secure?.code == .unsupportedURL)
         let injected = await #expect(throws: SocketTransportError.self) {
-            try await transport.send(TransportRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/v1/config")!, headers: ["X-A": "1\r\nX-B: 2"]))
+            try await transport.send(
+                TransportRequest(method: "GET", url: URL(string: "http://127.0.0.1:1/v1/config")!, headers: ["X-A": "1\r\nX-B: 2"]))
         }
         #expect(injected?.code == .invalidRequest)
     }

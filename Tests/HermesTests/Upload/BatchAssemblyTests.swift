@@ -32,10 +32,11 @@ struct BatchAssemblyTests {
         // Then the payload table goes first, then the meta table, each crash first then by age
         #expect(summary?.recordsSent == 7)
         #expect(collector.requests.map(\.kind) == [.payload, .meta])
-        #expect(collector.requests.map(\.reportIDs) == [
-            [crash1, crash3, lagWithDump1, lagWithDump2].compactMap { $0 },
-            [crash2, lag1, lag2].compactMap { $0 },
-        ])
+        #expect(
+            collector.requests.map(\.reportIDs) == [
+                [crash1, crash3, lagWithDump1, lagWithDump2].compactMap { $0 },
+                [crash2, lag1, lag2].compactMap { $0 },
+            ])
         #expect(collector.requests.map(\.monitorTypes) == [["appCrash", "appCrash", "appLag", "appLag"], ["appCrash", "appLag", "appLag"]])
     }
 

@@ -28,8 +28,9 @@ struct NamespaceUploaderTests {
 
         // When each pause runs out and the next automatic round is refused again
         for _ in 0..<8 {
-            guard case .ran(_, let retryAt?, _, .paused(_, let count, let delay)?) =
-                await uploader.run(force: false, jitter: 1, now: now.read, round: Self.round(.pause(Self.unauthorized)))
+            guard
+                case .ran(_, let retryAt?, _, .paused(_, let count, let delay)?) =
+                    await uploader.run(force: false, jitter: 1, now: now.read, round: Self.round(.pause(Self.unauthorized)))
             else {
                 Issue.record("expected a paused round")
                 return
@@ -107,7 +108,7 @@ struct NamespaceUploaderTests {
         // Then the paused one runs at once; the failing one still waits
         #expect(wasPaused && !wasFailing)
         guard case .ran = await paused.run(force: false, jitter: 1, now: now.read, round: Self.round(nil)),
-              case .skipped = await failing.run(force: false, jitter: 1, now: now.read, round: Self.round(nil))
+            case .skipped = await failing.run(force: false, jitter: 1, now: now.read, round: Self.round(nil))
         else {
             Issue.record("expected the lifted namespace to run and the failing one to wait")
             return

@@ -8,7 +8,8 @@ struct ResponseActionTests {
     }
 
     @Test(arguments: [
-        (200, ResponseAction.delivered(rejected: [])), (201, .delivered(rejected: [])), (204, .delivered(rejected: [])), (299, .delivered(rejected: [])),
+        (200, ResponseAction.delivered(rejected: [])), (201, .delivered(rejected: [])), (204, .delivered(rejected: [])),
+        (299, .delivered(rejected: [])),
         (413, .halve),
         (408, .retry(retryAfter: nil)), (429, .retry(retryAfter: nil)),
         (500, .retry(retryAfter: nil)), (502, .retry(retryAfter: nil)), (503, .retry(retryAfter: nil)), (599, .retry(retryAfter: nil)),
@@ -30,7 +31,8 @@ struct ResponseActionTests {
 
     @Test func aRefusalOfThePacketAsAWholeIsToldFromOtherBadRequestsByItsScope() throws {
         let packet = try CollectorRefusal(error: "unknownKey", reason: "no AES-GCM key with id 9", scope: .packet).json.jsonBytes()
-        let request = try CollectorRefusal(error: "missingHeader", reason: "the X-Hermes-Namespace header is required", scope: .request).json.jsonBytes()
+        let request = try CollectorRefusal(error: "missingHeader", reason: "the X-Hermes-Namespace header is required", scope: .request).json
+            .jsonBytes()
 
         let packetAction = ResponseAction(TransportResponse(status: 400, body: packet))
         let requestAction = ResponseAction(TransportResponse(status: 400, body: request))
@@ -42,7 +44,8 @@ struct ResponseActionTests {
     }
 
     @Test func aSuccessCarriesTheRecordsTheCollectorRejected() throws {
-        let answer = UploadAnswer(stored: 1, duplicates: 0, rejected: [.init(index: 1, reportID: "r2", code: "invalidField", reason: "IS_BIZ must be true or false")])
+        let answer = UploadAnswer(
+            stored: 1, duplicates: 0, rejected: [.init(index: 1, reportID: "r2", code: "invalidField", reason: "IS_BIZ must be true or false")])
         let action = ResponseAction(TransportResponse(status: 200, body: try answer.json.jsonBytes()))
         #expect(action == .delivered(rejected: answer.rejected))
     }

@@ -19,9 +19,12 @@ struct UploadBlocksTests {
         let paused = blocks.snapshot
 
         // Then the block keeps when the refusals began and says when uploads try again
-        #expect(paused == ["JZ": UploadBlock(
-            reason: .collectorNotFound, status: 404, code: nil, message: "HTTP 404", pauses: 2, since: 1_000, retryAt: 181_000
-        )])
+        #expect(
+            paused == [
+                "JZ": UploadBlock(
+                    reason: .collectorNotFound, status: 404, code: nil, message: "HTTP 404", pauses: 2, since: 1_000, retryAt: 181_000
+                )
+            ])
         let lines = logs.all.filter { $0.level == .warning }
         #expect(lines.map(\.message) == Array(repeating: "hermes: the collector refused uploads; paused them, every record is kept", count: 2))
         #expect(lines.last?.metadata["reason"] == "collector_not_found")

@@ -39,9 +39,11 @@ extension UploadOutcomeTests {
         let harness = Harness()
         let collector = FakeCollector()
         let refusing = Locked(true)
-        collector.answer.withLock { $0 = { received, _ in
-            received.namespace == "JZ" && refusing.withLock { $0 } ? refusal : TransportResponse(status: 200)
-        } }
+        collector.answer.withLock {
+            $0 = { received, _ in
+                received.namespace == "JZ" && refusing.withLock { $0 } ? refusal : TransportResponse(status: 200)
+            }
+        }
         let client = try harness.quietClient(transport: collector.transport)
         client.start()
         let pays = (0..<3).compactMap { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
@@ -91,8 +93,12 @@ extension UploadOutcomeTests {
             let (count, published, continuation) = (count, published, continuation)
             transport = InMemoryTransport { request in
                 guard request.method == "GET" else { return try await collector.transport.send(request) }
-                continuation.yield(count.withLock { $0 += 1; return $0 })
-                return published.withLock { $0 } ? TransportResponse(status: 200, headers: ["ETag": "\"2\""], body: document) : TransportResponse(status: 304)
+                continuation.yield(
+                    count.withLock {
+                        $0 += 1; return $0
+                    })
+                return published.withLock { $0 }
+                    ? TransportResponse(status: 200, headers: ["ETag": "\"2\""], body: document) : TransportResponse(status: 304)
             }
         }
 
@@ -109,7 +115,8 @@ extension UploadOutcomeTests {
         let collector = FakeCollector()
         collector.answer.withLock { $0 = { _, _ in .refusal(400, scope == .packet ? "unknownKey" : "missingHeader", scope: scope) } }
         let server = ConfigurationServer(collector: collector, document: Self.newDocument)
-        let client = try harness.client(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], configURL: Self.configURL, transport: server.transport)
+        let client = try harness.client(
+            defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], configURL: Self.configURL, transport: server.transport)
         var announced = server.fetches.makeAsyncIterator()
         client.start()
         _ = await announced.next()
@@ -132,7 +139,8 @@ extension UploadOutcomeTests {
         let collector = FakeCollector()
         collector.answer.withLock { $0 = { _, _ in .refusal(401, "unauthorized") } }
         let server = ConfigurationServer(collector: collector, document: Self.newDocument)
-        let client = try harness.client(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], configURL: Self.configURL, transport: server.transport)
+        let client = try harness.client(
+            defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz], configURL: Self.configURL, transport: server.transport)
         var events = client.engine.events.makeAsyncIterator()
         var announced = server.fetches.makeAsyncIterator()
         client.start()
@@ -157,7 +165,9 @@ extension UploadOutcomeTests {
         await client.shutdown()
 
         // Then the pause was lifted, the trigger ran, and the doubling started over
-        guard case .notModified = notModified, case .updated = refresh else { Issue.record("expected 304 then a new document, got \(notModified), \(refresh)"); return }
+        guard case .notModified = notModified, case .updated = refresh else {
+            Issue.record("expected 304 then a new document, got \(notModified), \(refresh)"); return
+        }
         #expect(pausedTwice == 2 && afterNotModified == 2)
         #expect(afterRefresh.isEmpty)
         #expect(round.summary?.outcome == .paused(.unauthorized))
@@ -174,13 +184,15 @@ extension UploadOutcomeTests {
         client.start()
         let ids = (0..<5).compactMap { client.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
         try await client.flush()
-        collector.answer.withLock { $0 = { received, _ in
-            .stored(rejecting: [
-                .init(index: 1, reportID: received.reportIDs[1], code: "refusedByRule", reason: "not wanted"),
-                .init(index: 3, reportID: nil, code: "invalidField", reason: "CREATE_TIME must be an integer"),
-                .init(index: 9, reportID: "never-sent", code: "invalidField", reason: "CREATE_TIME must be an integer"),
-            ])
-        } }
+        collector.answer.withLock {
+            $0 = { received, _ in
+                .stored(rejecting: [
+                    .init(index: 1, reportID: received.reportIDs[1], code: "refusedByRule", reason: "not wanted"),
+                    .init(index: 3, reportID: nil, code: "invalidField", reason: "CREATE_TIME must be an integer"),
+                    .init(index: 9, reportID: "never-sent", code: "invalidField", reason: "CREATE_TIME must be an integer"),
+                ])
+            }
+        }
 
         // When the batch is uploaded
         let summary = await client.upload()["JZ"]

@@ -33,7 +33,9 @@ struct UploadOutcomeTests {
         #expect(first.headers[HermesHeader.appKey] == "test-key")
         #expect(first.headers[HermesHeader.packetVersion] == "2")
         #expect(UUID(uuidString: first.headers[HermesHeader.batchID] ?? "") != nil)
-        #expect(first.headers[HermesHeader.deviceID] == (try harness.metas("meta").first?["DEVICE_ID"]?.stringValue) ?? first.headers[HermesHeader.deviceID])
+        #expect(
+            first.headers[HermesHeader.deviceID] == (try harness.metas("meta").first?["DEVICE_ID"]?.stringValue)
+                ?? first.headers[HermesHeader.deviceID])
         #expect(collector.requests.allSatisfy { $0.reportIDs.count <= 100 })
     }
 
@@ -170,7 +172,9 @@ struct UploadOutcomeTests {
         // with Retry-After: 7 first
         let harness = Harness()
         let collector = FakeCollector()
-        collector.answer.withLock { $0 = { _, index in index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "7"]) : TransportResponse(status: 200) } }
+        collector.answer.withLock {
+            $0 = { _, index in index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "7"]) : TransportResponse(status: 200) }
+        }
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.periodicTimerSecond = 30
         let client = try harness.client(defaults: ["hermes": hermes], transport: collector.transport, startDelay: .seconds(60))
@@ -230,5 +234,9 @@ struct UploadOutcomeTests {
 /// A one-shot switch for a scripted failure.
 final class FailOnce: Sendable {
     private let done = Locked(false)
-    func fired() -> Bool { done.withLock { value in defer { value = true }; return value } }
+    func fired() -> Bool {
+        done.withLock { value in
+            defer { value = true }; return value
+        }
+    }
 }

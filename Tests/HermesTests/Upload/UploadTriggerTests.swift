@@ -82,7 +82,8 @@ struct UploadTriggerTests {
         let published = Mutex(false)
         let transport = InMemoryTransport { request in
             guard request.method == "GET" else { return try await collector.transport.send(request) }
-            return published.withLock { $0 } ? TransportResponse(status: 200, headers: ["ETag": "\"2\""], body: document) : TransportResponse(status: 304)
+            return published.withLock { $0 }
+                ? TransportResponse(status: 200, headers: ["ETag": "\"2\""], body: document) : TransportResponse(status: 304)
         }
         let client = try harness.client(defaults: ["hermes": Self.slowHermes, "JZ": Harness.jz], configURL: Self.configURL, transport: transport)
         var events = client.engine.events.makeAsyncIterator()
@@ -246,7 +247,8 @@ struct UploadTriggerTests {
         let ids = (0..<4).compactMap { earlier.send(type: "pay", prefix: "JZ", meta: ["i": .int(Int64($0))]).reportID }
         try await earlier.flush()
         let claimed = try await earlier.writer.perform { store in
-            try store.claimBatch(.init(namespace: "JZ", table: .meta, maxItems: 100, maxBytes: 1 << 20, excludedTypes: []), batchID: "died").0.rows.count
+            try store.claimBatch(.init(namespace: "JZ", table: .meta, maxItems: 100, maxBytes: 1 << 20, excludedTypes: []), batchID: "died").0.rows
+                .count
         }
         #expect(claimed == 4)
         await earlier.shutdown()

@@ -24,15 +24,17 @@ struct ConfigurationDocumentTests {
 
     @Test func theBuiltInDefaultMatchesTheSpec() {
         let hermes = ConfigurationDocument.builtIn.namespaces["hermes"]
-        #expect(hermes == NamespaceConfiguration(
-            url: nil, isUpload: true, isGather: true, isUpdateClear: true,
-            maxBodyMByte: 1, periodicTimerSecond: 5, maxItem: 100, maxFlowMByte: 20, expirationDay: 15,
-            monitorList: [
-                MonitorItem(type: "appCrash", onlyWifi: false, isRealtime: true, isUploadPayload: true, sampleRate: 1),
-                MonitorItem(type: "appLag"), MonitorItem(type: "appBoot"), MonitorItem(type: "net"), MonitorItem(type: "netError"),
-            ],
-            maxCacheCount: 10_000, flushCount: 100, maxMetaKByte: 10
-        ))
+        #expect(
+            hermes
+                == NamespaceConfiguration(
+                    url: nil, isUpload: true, isGather: true, isUpdateClear: true,
+                    maxBodyMByte: 1, periodicTimerSecond: 5, maxItem: 100, maxFlowMByte: 20, expirationDay: 15,
+                    monitorList: [
+                        MonitorItem(type: "appCrash", onlyWifi: false, isRealtime: true, isUploadPayload: true, sampleRate: 1),
+                        MonitorItem(type: "appLag"), MonitorItem(type: "appBoot"), MonitorItem(type: "net"), MonitorItem(type: "netError"),
+                    ],
+                    maxCacheCount: 10_000, flushCount: 100, maxMetaKByte: 10
+                ))
         #expect(ConfigurationDocument.builtIn.revision == 0)
     }
 
@@ -83,7 +85,8 @@ struct ConfigurationDocumentTests {
     }
 
     @Test func numbersMayBeFractionalAndCountsRoundDown() throws {
-        let text = #"{"namespaces":{"JZ":{"maxBodyMByte":0.5,"periodicTimerSecond":2.5,"maxItem":10.9,"monitorList":[{"type":"pay","sampleRate":0.25}]}}}"#
+        let text =
+            #"{"namespaces":{"JZ":{"maxBodyMByte":0.5,"periodicTimerSecond":2.5,"maxItem":10.9,"monitorList":[{"type":"pay","sampleRate":0.25}]}}}"#
         let jz = try #require(try ConfigurationDocument(jsonBytes: Array(text.utf8)).namespaces["JZ"])
         #expect(jz.maxBodyMByte == 0.5)
         #expect(jz.periodicTimerSecond == 2.5)
@@ -102,7 +105,8 @@ struct ConfigurationDocumentTests {
     @Test func encodingRoundTripsThroughDecoding() throws {
         var document = ConfigurationDocument.builtIn
         document.revision = 3
-        document.namespaces["JZ"] = NamespaceConfiguration(url: nil, maxBodyMByte: 0.5, monitorList: [MonitorItem(type: "pay", onlyWifi: true, sampleRate: 0.1)])
+        document.namespaces["JZ"] = NamespaceConfiguration(
+            url: nil, maxBodyMByte: 0.5, monitorList: [MonitorItem(type: "pay", onlyWifi: true, sampleRate: 0.1)])
         #expect(try ConfigurationDocument(jsonBytes: document.jsonBytes()) == document)
     }
 }

@@ -20,11 +20,12 @@ struct FuzzRegressionTests {
 
     /// The harness's keys: those of the test vectors, and an HPKE key.
     static let v1Cipher = try! AESCBCCipher(key: Array(0x00...0x0F), iv: Array(0x10...0x1F))
-    static let decoder = PacketDecoder(keyring: Keyring([
-        v1Cipher,
-        try! AESGCMCipher(key: Array(0x00...0x0F), keyID: 7),
-        try! HPKECipher(privateRawKey: Array(0x20...0x3F), keyID: 7),
-    ]))
+    static let decoder = PacketDecoder(
+        keyring: Keyring([
+            v1Cipher,
+            try! AESGCMCipher(key: Array(0x00...0x0F), keyID: 7),
+            try! HPKECipher(privateRawKey: Array(0x20...0x3F), keyID: 7),
+        ]))
 
     /// Reads `input` as the harness's target for its first byte does, meta lines included as the
     /// collector parses them.

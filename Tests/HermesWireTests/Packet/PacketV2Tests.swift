@@ -24,7 +24,8 @@ struct PacketV2Tests {
     @Test(arguments: [PacketKind.meta, .payload])
     func roundTripsWithAESGCM(kind: PacketKind) throws {
         let lines = sampleMetaLines(5)
-        let packet = Packet(kind: kind, metaLines: lines, payloads: kind == .payload ? [[1], [], [3, 3], [], Array(repeating: 9, count: 5_000)] : [])
+        let packet = Packet(
+            kind: kind, metaLines: lines, payloads: kind == .payload ? [[1], [], [3, 3], [], Array(repeating: 9, count: 5_000)] : [])
         let decoded = try decoder.decode(WireFormat.v2(gcm).encode(packet), kind: kind)
         #expect(decoded.packet == packet)
         #expect(decoded.version == 2 && decoded.algorithm == .aesGCM && decoded.keyID == 0x0102_0304)

@@ -37,7 +37,8 @@ struct RecordCheckTests {
         let failure = Self.failures[index]
         var object = Self.valid
         for (key, value) in failure.change { object[key] = value }
-        guard case .rejected(let reportID, let error) = RecordCheck.check(metaLine: try Self.line(object), namespace: "JZ", keepingMeta: keepingMeta) else {
+        guard case .rejected(let reportID, let error) = RecordCheck.check(metaLine: try Self.line(object), namespace: "JZ", keepingMeta: keepingMeta)
+        else {
             Issue.record("\(failure.name): expected a rejection")
             return
         }
@@ -48,8 +49,9 @@ struct RecordCheckTests {
 
     @Test(arguments: [true, false])
     func aLineThatIsNotAnObjectIsRejected(keepingMeta: Bool) {
-        guard case .rejected(nil, let notJSON) = RecordCheck.check(metaLine: Array(#"{"REPORT_ID":"#.utf8), namespace: "JZ", keepingMeta: keepingMeta),
-              case .rejected(nil, let notObject) = RecordCheck.check(metaLine: Array("[1,2]".utf8), namespace: "JZ", keepingMeta: keepingMeta)
+        guard
+            case .rejected(nil, let notJSON) = RecordCheck.check(metaLine: Array(#"{"REPORT_ID":"#.utf8), namespace: "JZ", keepingMeta: keepingMeta),
+            case .rejected(nil, let notObject) = RecordCheck.check(metaLine: Array("[1,2]".utf8), namespace: "JZ", keepingMeta: keepingMeta)
         else {
             Issue.record("expected two rejections without a REPORT_ID")
             return
@@ -61,7 +63,9 @@ struct RecordCheckTests {
 
     /// Valid JSON with the checked fields, then `extra` as the value of a member nobody checks.
     static func line(withUnchecked extra: String) -> [UInt8] {
-        Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"JZ-pay","IS_BIZ":true,"CREATE_TIME":5,"x":"#.utf8) + Array(extra.utf8) + [UInt8(ascii: "}")]
+        Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"JZ-pay","IS_BIZ":true,"CREATE_TIME":5,"x":"#.utf8) + Array(extra.utf8) + [
+            UInt8(ascii: "}")
+        ]
     }
 
     @Test(arguments: [
@@ -89,7 +93,7 @@ struct RecordCheckTests {
         let extra = #"{"list":[1,-2.5e3,"a\u00e9\ud83d\ude00",null,{"deep":[[true,false]]}],"text":"ünïcødé","REPORT_ID":"nested"}"#
         let line = Self.line(withUnchecked: extra)
         guard case .valid(let full, let meta) = RecordCheck.check(metaLine: line, namespace: "JZ"),
-              case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false)
+            case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false)
         else {
             Issue.record("expected the line to be valid both ways")
             return

@@ -37,10 +37,11 @@ struct RecordMetaTests {
     }
 
     @Test func everyCommonFieldHasTheSpecName() {
-        #expect(RecordField.all == [
-            "REPORT_ID", "CREATE_TIME", "MONITOR_TYPE", "IS_BIZ", "NAMESPACE", "APP_NAME", "APP_VERSION",
-            "APP_BUILD", "DEVICE_ID", "OS_NAME", "OS_VERSION", "DEVICE_MODEL", "SDK_VERSION",
-            "USER_ID", "ANON_ID", "SESSION_ID",
-        ])
+        #expect(
+            RecordField.all == [
+                "REPORT_ID", "CREATE_TIME", "MONITOR_TYPE", "IS_BIZ", "NAMESPACE", "APP_NAME", "APP_VERSION",
+                "APP_BUILD", "DEVICE_ID", "OS_NAME", "OS_VERSION", "DEVICE_MODEL", "SDK_VERSION",
+                "USER_ID", "ANON_ID", "SESSION_ID",
+            ])
     }
 }

@@ -3,18 +3,21 @@ import Testing
 
 struct SyncChangeSetTests {
     @Test func changeSetRoundTripsThroughItsWireJSON() throws {
-        let changeSet = SyncChangeSet(sequence: 7, entries: [
-            .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "Blue"])),
-            .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["team_id": -1])),
-            .init(.update, SyncRecord(type: "teams", id: 12, revision: 40, attributes: ["name": "Navy"])),
-            .init(.delete, SyncRecord(type: "players", id: 31, revision: 38, attributes: nil)),
-        ])
+        let changeSet = SyncChangeSet(
+            sequence: 7,
+            entries: [
+                .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "Blue"])),
+                .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["team_id": -1])),
+                .init(.update, SyncRecord(type: "teams", id: 12, revision: 40, attributes: ["name": "Navy"])),
+                .init(.delete, SyncRecord(type: "players", id: 31, revision: 38, attributes: nil)),
+            ])
         let json = try changeSet.json.jsonString()
-        #expect(json == """
-            {"players":{"attributes":{"-2":{"revision":0,"team_id":-1},"31":{"revision":38}},"create":[-2],"delete":[31],"update":[]},\
-            "sequence":7,"teams":{"attributes":{"-1":{"name":"Blue","revision":0},"12":{"name":"Navy","revision":40}},\
-            "create":[-1],"delete":[],"update":[12]},"types":["teams","players"]}
-            """)
+        #expect(
+            json == """
+                {"players":{"attributes":{"-2":{"revision":0,"team_id":-1},"31":{"revision":38}},"create":[-2],"delete":[31],"update":[]},\
+                "sequence":7,"teams":{"attributes":{"-1":{"name":"Blue","revision":0},"12":{"name":"Navy","revision":40}},\
+                "create":[-1],"delete":[],"update":[12]},"types":["teams","players"]}
+                """)
         let decoded = try SyncChangeSet(json: JSONValue(parsing: Array(json.utf8)))
         #expect(Set(decoded.entries) == Set(changeSet.entries) && decoded.sequence == 7)
         #expect(try changeSet.jsonString() == json)
@@ -32,31 +35,40 @@ struct SyncChangeSetTests {
             let revision = Int64(40 + index)
             let fromText = SyncRecord(type: "teams", id: Int64(index + 1), revision: revision, encodedAttributes: text)
             let fromValues = SyncRecord(type: "teams", id: Int64(index + 1), revision: revision, attributes: attributes)
-            let answer = { (record: SyncRecord) in SyncAnswer(maxRevision: revision, changeSets: [SyncChangeSet(revision: revision, entries: [.init(.update, record)])]) }
+            let answer = { (record: SyncRecord) in
+                SyncAnswer(maxRevision: revision, changeSets: [SyncChangeSet(revision: revision, entries: [.init(.update, record)])])
+            }
             #expect(try answer(fromText).jsonBytes() == answer(fromValues).json.jsonBytes())
             #expect(fromText == fromValues && !fromText.isDeleted && fromText.attributes == attributes)
         }
     }
 
     @Test func answersAndRequestsAreWrittenAsTheBytesOfTheirJSONValues() throws {
-        let outcome = SyncChangeSet(sequence: 3, revision: 41, conflict: false, entries: [
-            .init(.create, SyncRecord(type: "teams", id: 10, revision: 41, attributes: ["name": "Blé \"Ω\"\n", "z": .null]), oldID: -2),
-            .init(.create, SyncRecord(type: "teams", id: 9, revision: 41, attributes: ["nested": ["a": [1, 2.5, true]], "Ärger": 1]), oldID: -1),
-            .init(.update, SyncRecord(type: "players", id: 100, revision: 41, attributes: ["team_id": 9, "score": -7])),
-            .init(.delete, SyncRecord(type: "players", id: 101, revision: 41, attributes: nil)),
-        ])
-        let refused = SyncChangeSet(sequence: 4, conflict: true, reason: "stale", entries: [
-            .init(.update, SyncRecord(type: "teams", id: 9, revision: 40, attributes: ["name": "Red"])),
-        ])
+        let outcome = SyncChangeSet(
+            sequence: 3, revision: 41, conflict: false,
+            entries: [
+                .init(.create, SyncRecord(type: "teams", id: 10, revision: 41, attributes: ["name": "Blé \"Ω\"\n", "z": .null]), oldID: -2),
+                .init(
+                    .create, SyncRecord(type: "teams", id: 9, revision: 41, attributes: ["nested": ["a": [1, 2.5, true]], "Ärger": 1]), oldID: -1),
+                .init(.update, SyncRecord(type: "players", id: 100, revision: 41, attributes: ["team_id": 9, "score": -7])),
+                .init(.delete, SyncRecord(type: "players", id: 101, revision: 41, attributes: nil)),
+            ])
+        let refused = SyncChangeSet(
+            sequence: 4, conflict: true, reason: "stale",
+            entries: [
+                .init(.update, SyncRecord(type: "teams", id: 9, revision: 40, attributes: ["name": "Red"]))
+            ])
         let missed = SyncChangeSet(revision: 39, entries: [])
         // A type named like a field of the change set.
         let oddlyNamed = SyncChangeSet(revision: 38, entries: [.init(.create, SyncRecord(type: "sequence", id: 1, revision: 38, attributes: [:]))])
         // One id twice: the later entry's values, as in a dictionary.
-        let sameIDTwice = SyncChangeSet(revision: 37, entries: [
-            .init(.create, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "first"])),
-            .init(.update, SyncRecord(type: "teams", id: 12, revision: 37, attributes: ["name": "other"])),
-            .init(.update, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "later"])),
-        ])
+        let sameIDTwice = SyncChangeSet(
+            revision: 37,
+            entries: [
+                .init(.create, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "first"])),
+                .init(.update, SyncRecord(type: "teams", id: 12, revision: 37, attributes: ["name": "other"])),
+                .init(.update, SyncRecord(type: "teams", id: 5, revision: 37, attributes: ["name": "later"])),
+            ])
         for changeSet in [outcome, refused, missed, oddlyNamed, sameIDTwice] {
             #expect(try changeSet.jsonBytes() == changeSet.json.jsonBytes())
         }
@@ -72,7 +84,8 @@ struct SyncChangeSetTests {
         ] {
             #expect(try request.jsonBytes() == request.json.jsonBytes())
         }
-        let notANumber = SyncChangeSet(sequence: 1, entries: [.init(.create, SyncRecord(type: "t", id: -1, revision: 0, attributes: ["x": .double(.nan)]))])
+        let notANumber = SyncChangeSet(
+            sequence: 1, entries: [.init(.create, SyncRecord(type: "t", id: -1, revision: 0, attributes: ["x": .double(.nan)]))])
         #expect(throws: HermesWireError.self) { try notANumber.jsonBytes() }
     }
 
@@ -86,18 +99,23 @@ struct SyncChangeSetTests {
     }
 
     @Test func schemaCheckNamesWhatCannotBeApplied() {
-        let schema = SyncSchema(version: 1, types: [
-            SyncEntityType("teams", attributes: [.init("name", .string)]),
-            SyncEntityType("players", attributes: [.init("team_id", .reference("teams"))]),
-        ])
+        let schema = SyncSchema(
+            version: 1,
+            types: [
+                SyncEntityType("teams", attributes: [.init("name", .string)]),
+                SyncEntityType("players", attributes: [.init("team_id", .reference("teams"))]),
+            ])
         func problem(_ entries: [SyncChangeSet.Entry]) -> String? { schema.problem(in: SyncChangeSet(sequence: 1, entries: entries)) }
         #expect(problem([.init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"]))]) == nil)
         #expect(problem([.init(.create, SyncRecord(type: "coaches", id: -1, revision: 0, attributes: [:]))]) == "unknown type coaches")
-        #expect(problem([.init(.create, SyncRecord(type: "teams", id: 4, revision: 0, attributes: [:]))])
-            == "teams 4: a created record needs a negative temporary id")
-        #expect(problem([.init(.update, SyncRecord(type: "teams", id: 4, revision: 1, attributes: ["name": 3]))])
-            == "teams 4: teams.name is not a string")
-        #expect(problem([.init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["team_id": -9]))])
-            == "players -1: team_id refers to teams -9, not created in this change set")
+        #expect(
+            problem([.init(.create, SyncRecord(type: "teams", id: 4, revision: 0, attributes: [:]))])
+                == "teams 4: a created record needs a negative temporary id")
+        #expect(
+            problem([.init(.update, SyncRecord(type: "teams", id: 4, revision: 1, attributes: ["name": 3]))])
+                == "teams 4: teams.name is not a string")
+        #expect(
+            problem([.init(.create, SyncRecord(type: "players", id: -1, revision: 0, attributes: ["team_id": -9]))])
+                == "players -1: team_id refers to teams -9, not created in this change set")
     }
 }

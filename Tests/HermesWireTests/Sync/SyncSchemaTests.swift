@@ -3,12 +3,16 @@ import HermesWire
 import Testing
 
 struct SyncSchemaTests {
-    static let schema = SyncSchema(version: 3, types: [
-        SyncEntityType("teams", attributes: [.init("name", .string), .init("rating", .double)]),
-        SyncEntityType("players", attributes: [
-            .init("name", .string), .init("number", .integer), .init("active", .bool), .init("team_id", .reference("teams")),
-        ]),
-    ])
+    static let schema = SyncSchema(
+        version: 3,
+        types: [
+            SyncEntityType("teams", attributes: [.init("name", .string), .init("rating", .double)]),
+            SyncEntityType(
+                "players",
+                attributes: [
+                    .init("name", .string), .init("number", .integer), .init("active", .bool), .init("team_id", .reference("teams")),
+                ]),
+        ])
 
     static func decode(_ json: String) throws -> SyncSchema {
         try JSONDecoder().decode(SyncSchema.self, from: Data(json.utf8))
@@ -18,22 +22,32 @@ struct SyncSchemaTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = String(decoding: try encoder.encode(Self.schema), as: UTF8.self)
-        #expect(json == #"""
-            {"types":[{"attributes":[{"kind":"string","name":"name"},{"kind":"double","name":"rating"}],"name":"teams"},\#
-            {"attributes":[{"kind":"string","name":"name"},{"kind":"integer","name":"number"},{"kind":"bool","name":"active"},\#
-            {"kind":"reference","name":"team_id","references":"teams"}],"name":"players"}],"version":3}
-            """#)
+        #expect(
+            json == #"""
+                {"types":[{"attributes":[{"kind":"string","name":"name"},{"kind":"double","name":"rating"}],"name":"teams"},\#
+                {"attributes":[{"kind":"string","name":"name"},{"kind":"integer","name":"number"},{"kind":"bool","name":"active"},\#
+                {"kind":"reference","name":"team_id","references":"teams"}],"name":"players"}],"version":3}
+                """#)
         #expect(try Self.decode(json) == Self.schema)
     }
 
     @Test(arguments: [
         (#"{"version": 0, "types": [{"name": "a", "attributes": []}]}"#, "the schema version must be at least 1"),
         (#"{"version": 1, "types": []}"#, "the schema has no types"),
-        (#"{"version": 1, "types": [{"name": "Teams", "attributes": []}]}"#, "type name Teams must be lowercase letters, digits and _, starting with a letter"),
+        (
+            #"{"version": 1, "types": [{"name": "Teams", "attributes": []}]}"#,
+            "type name Teams must be lowercase letters, digits and _, starting with a letter"
+        ),
         (#"{"version": 1, "types": [{"name": "a", "attributes": []}, {"name": "a", "attributes": []}]}"#, "type a is declared twice"),
         (#"{"version": 1, "types": [{"name": "a", "attributes": [{"name": "id", "kind": "integer"}]}]}"#, "a.id: id and revision are not attributes"),
-        (#"{"version": 1, "types": [{"name": "a", "attributes": [{"name": "x", "kind": "text"}]}]}"#, "x: kind text is not string, integer, double, bool or reference"),
-        (#"{"version": 1, "types": [{"name": "a", "attributes": [{"name": "b_id", "kind": "reference", "references": "b"}]}]}"#, "a.b_id refers to b, not a type of the schema"),
+        (
+            #"{"version": 1, "types": [{"name": "a", "attributes": [{"name": "x", "kind": "text"}]}]}"#,
+            "x: kind text is not string, integer, double, bool or reference"
+        ),
+        (
+            #"{"version": 1, "types": [{"name": "a", "attributes": [{"name": "b_id", "kind": "reference", "references": "b"}]}]}"#,
+            "a.b_id refers to b, not a type of the schema"
+        ),
     ])
     func schemaThatCannotBeServedIsRefusedSayingWhy(json: String, problem: String) {
         #expect {

@@ -116,9 +116,10 @@ package struct CollectorBenchmark {
             defer { for instance in started { instance.stop() } }
             let childrenCPU = ProcessTime.childrenCPUSeconds
             for index in 0..<instances {
-                started.append(try await CollectorInstance.start(
-                    storage: location, aesKey: "1:" + Hex.string(Self.aesKey), log: directory.appendingPathComponent("collector-\(index).log")
-                ))
+                started.append(
+                    try await CollectorInstance.start(
+                        storage: location, aesKey: "1:" + Hex.string(Self.aesKey), log: directory.appendingPathComponent("collector-\(index).log")
+                    ))
             }
             let front = try await RoundRobinFront.start(backends: started.map(\.port))
             let url = try requireURL("http://127.0.0.1:\(front.port)\(HermesPath.uploadMeta)")
@@ -136,7 +137,8 @@ package struct CollectorBenchmark {
                         let transport = SocketHTTPTransport()
                         var latencies: [Duration] = []
                         for position in workload.share(uploader, of: uploaders) {
-                            let request = TransportRequest(method: "POST", url: url, headers: headers, body: workload.bodies[workload.order[position]])
+                            let request = TransportRequest(
+                                method: "POST", url: url, headers: headers, body: workload.bodies[workload.order[position]])
                             let sent = clock.now
                             let response = try await transport.send(request)
                             latencies.append(sent.duration(to: clock.now))

@@ -38,9 +38,10 @@ package struct CollectorWorkload {
                 ]
                 let line = try meta.jsonBytes()
                 lines.append(line)
-                records.append(IngestRecord(
-                    namespace: Self.namespace, reportID: reportID, monitorType: "appLag", createTime: createTime, meta: line, payload: nil
-                ))
+                records.append(
+                    IngestRecord(
+                        namespace: Self.namespace, reportID: reportID, monitorType: "appLag", createTime: createTime, meta: line, payload: nil
+                    ))
             }
             bodies.append(try WireFormat.v2(cipher).encode(Packet(kind: .meta, metaLines: lines)))
             batches.append(IngestBatch(records: records, deviceID: "bench-device", batchID: "bench-\(batch)", receivedAt: now))

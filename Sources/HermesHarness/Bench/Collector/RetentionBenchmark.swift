@@ -35,9 +35,10 @@ package struct RetentionBenchmark {
         logger.logLevel = .error
         var measured: [Run] = []
         for _ in 0..<runs {
-            measured.append(try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
-                try await once(location, logger: logger)
-            })
+            measured.append(
+                try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
+                    try await once(location, logger: logger)
+                })
         }
         var report = BenchReport()
         report.add("rows", Double(rows), "records in the day dropped")
@@ -118,7 +119,9 @@ package struct RetentionBenchmark {
 
     /// The longest stretch between `start` and `end` in which no insert completed: between two
     /// consecutive completions (or `start` and the first, or the last and `end`) overlapping it.
-    package static func longestGap(in sorted: [ContinuousClock.Instant], from start: ContinuousClock.Instant, to end: ContinuousClock.Instant) -> Duration {
+    package static func longestGap(in sorted: [ContinuousClock.Instant], from start: ContinuousClock.Instant, to end: ContinuousClock.Instant)
+        -> Duration
+    {
         let before = sorted.last { $0 <= start } ?? start
         let after = sorted.first { $0 >= end } ?? end
         let inside = [before] + sorted.filter { $0 > start && $0 < end } + [after]
@@ -128,13 +131,16 @@ package struct RetentionBenchmark {
     /// The old day's partition, filled with `rows` records by one statement, then checkpointed.
     private func fill(_ day: DayPartition, storage: PostgresCollectorStorage, logger: Logger) async throws {
         try await storage.createPartition(day)
-        let meta = #"{"REPORT_ID":"old-0","NAMESPACE":"hermes","MONITOR_TYPE":"appLag","CREATE_TIME":0,"IS_BUSINESS":false,"duration_ms":420,"scene":"FeedViewController","thread":"main"}"#
-        try await storage.client.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO \(day.tableName) (namespace, report_id, monitor_type, create_time, meta, device_id, batch_id, received_at)
-            SELECT 'hermes', 'old-' || g, 'appLag', \(day.lowerBound) + g % \(DayPartition.millisecondsPerDay), '\(meta)',
-                   'bench-device', 'fill', \(day.lowerBound)
-            FROM generate_series(1, \(rows)) AS g
-            """), logger: logger)
+        let meta =
+            #"{"REPORT_ID":"old-0","NAMESPACE":"hermes","MONITOR_TYPE":"appLag","CREATE_TIME":0,"IS_BUSINESS":false,"duration_ms":420,"scene":"FeedViewController","thread":"main"}"#
+        try await storage.client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(day.tableName) (namespace, report_id, monitor_type, create_time, meta, device_id, batch_id, received_at)
+                    SELECT 'hermes', 'old-' || g, 'appLag', \(day.lowerBound) + g % \(DayPartition.millisecondsPerDay), '\(meta)',
+                           'bench-device', 'fill', \(day.lowerBound)
+                    FROM generate_series(1, \(rows)) AS g
+                    """), logger: logger)
         // An old day's pages were written out long ago; so are these, before the clock starts
         // (CHECKPOINT needs a superuser or pg_checkpoint: without it they may be written during the drop).
         _ = try? await storage.client.query("CHECKPOINT", logger: logger)
@@ -145,7 +151,9 @@ package struct RetentionBenchmark {
         let records = (0..<100).map { offset in
             let reportID = "live-\(uploader)-\(sequence)-\(offset)"
             let meta = #"{"REPORT_ID":"\#(reportID)","NAMESPACE":"hermes","MONITOR_TYPE":"appLag","CREATE_TIME":\#(now),"IS_BUSINESS":false}"#
-            return IngestRecord(namespace: CollectorWorkload.namespace, reportID: reportID, monitorType: "appLag", createTime: now, meta: Array(meta.utf8), payload: nil)
+            return IngestRecord(
+                namespace: CollectorWorkload.namespace, reportID: reportID, monitorType: "appLag", createTime: now, meta: Array(meta.utf8),
+                payload: nil)
         }
         return IngestBatch(records: records, deviceID: "bench-device", batchID: "live-\(uploader)-\(sequence)", receivedAt: now)
     }
