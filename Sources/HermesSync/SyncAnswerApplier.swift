@@ -49,12 +49,10 @@ struct SyncAnswerApplier {
         }
         try tables.forgetSettledRenamesAndRebases(in: db)
         try tables.notifyChanges(to: changed.map(\.type), in: db)
-        let previous = try Int64.fetchOne(db, sql: "SELECT max_revision FROM hermes_sync_state WHERE id = 1") ?? 0
+        let previous = try SyncDeviceState.read(in: db).maxRevision
         // A reset may go back: the server's store was restored from a backup older than the device.
         report.maxRevision = answer.reset ? answer.maxRevision : max(previous, answer.maxRevision)
-        try db.execute(
-            sql: "UPDATE hermes_sync_state SET max_revision = ?, cursor = ? WHERE id = 1", arguments: [report.maxRevision, answer.cursor]
-        )
+        try SyncDeviceState.answered(maxRevision: report.maxRevision, cursor: answer.cursor, in: db)
         return (report, changed)
     }
 

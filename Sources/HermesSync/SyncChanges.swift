@@ -32,12 +32,9 @@ public struct SyncChanges {
     @discardableResult
     public mutating func create(_ type: String, _ attributes: [String: JSONValue]) throws(SyncError) -> Int64 {
         try check(type, attributes)
-        let id: Int64 = try storage { try Int64.fetchOne(db, sql: "SELECT next_temporary_id FROM hermes_sync_state WHERE id = 1")! }
+        let id: Int64 = try storage { try SyncDeviceState.takeTemporaryID(in: db) }
         let record = SyncRecord(type: type, id: id, revision: 0, attributes: attributes)
-        try storage {
-            try db.execute(sql: "UPDATE hermes_sync_state SET next_temporary_id = next_temporary_id - 1 WHERE id = 1")
-            try tables.save(record, in: db)
-        }
+        try storage { try tables.save(record, in: db) }
         entries.append(.init(.create, record))
         return id
     }

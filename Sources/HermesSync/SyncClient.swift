@@ -44,7 +44,7 @@ public final class SyncClient: Sendable {
         let tables = SyncTables(schema: schema)
         database = try storage {
             let database: any DatabaseWriter = if let path { try DatabasePool(path: path) } else { try DatabaseQueue() }
-            try database.write { try tables.create(in: $0, clientID: clientID) }
+            try tables.create(in: database, clientID: clientID)
             return database
         }
         self.schema = schema
@@ -75,8 +75,7 @@ public final class SyncClient: Sendable {
                 result = try body(&changes)
                 if !changes.entries.isEmpty {
                     try tables.notifyChanges(to: changes.entries.map(\.record.type), in: db)
-                    let sequence = try Int64.fetchOne(db, sql: "SELECT next_sequence FROM hermes_sync_state WHERE id = 1")!
-                    try db.execute(sql: "UPDATE hermes_sync_state SET next_sequence = next_sequence + 1 WHERE id = 1")
+                    let sequence = try SyncDeviceState.takeSequence(in: db)
                     try tables.enqueue(SyncChangeSet(sequence: sequence, entries: changes.entries), in: db)
                 }
                 return .commit
@@ -140,7 +139,7 @@ public final class SyncClient: Sendable {
     /// The next request: the state, and the oldest queued change sets up to the first that touches
     /// a record an earlier one in the request touches (it waits for the server's ids and revisions).
     private func nextRequest(_ db: Database) throws -> SyncRequest {
-        let state = try tables.state(in: db)
+        let state = try SyncDeviceState.read(in: db)
         var touched = Set<SyncRecordKey>()
         var changeSets: [SyncChangeSet] = []
         for changeSet in try tables.outbox(in: db, limit: maximumChangeSets) {
@@ -151,7 +150,7 @@ public final class SyncClient: Sendable {
             changeSets.append(changeSet)
         }
         return SyncRequest(
-            clientID: clientID, schemaVersion: schema.version, maxRevision: state["max_revision"], cursor: state["cursor"], changeSets: changeSets
+            clientID: clientID, schemaVersion: schema.version, maxRevision: state.maxRevision, cursor: state.cursor, changeSets: changeSets
         )
     }
 
@@ -171,7 +170,7 @@ public final class SyncClient: Sendable {
     /// The last revision stored with its changes.
     /// - Throws: ``SyncError/Code/storageFailed``.
     public func maxRevision() throws(SyncError) -> Int64 {
-        try storage { try database.read { try tables.state(in: $0)["max_revision"] } }
+        try storage { try database.read { try SyncDeviceState.read(in: $0).maxRevision } }
     }
 
     /// How many change sets wait to be sent.
@@ -183,7 +182,7 @@ public final class SyncClient: Sendable {
     /// The sequence the next queued change set gets (one more than the last queued).
     /// - Throws: ``SyncError/Code/storageFailed``.
     public func nextSequence() throws(SyncError) -> Int64 {
-        try storage { try database.read { try tables.state(in: $0)["next_sequence"] } }
+        try storage { try database.read { try SyncDeviceState.read(in: $0).nextSequence } }
     }
 
     /// Finishes ``events``.

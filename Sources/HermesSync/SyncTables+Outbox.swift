@@ -14,7 +14,8 @@ import HermesWire
 /// answer never rewrites the queue: a device that queued thousands of change sets offline does
 /// work in proportion to the answer, not to the queue.
 extension SyncTables {
-    func createOutbox(in db: Database) throws {
+    /// Creates the queue's tables (``SyncDeviceState/migrator``'s first step).
+    static func createOutbox(in db: Database) throws {
         try db.execute(
             sql: """
                 CREATE TABLE IF NOT EXISTS hermes_sync_outbox(sequence INTEGER PRIMARY KEY, change_set TEXT NOT NULL);

@@ -3,8 +3,8 @@ import HermesWire
 
 /// The local tables of a device: one per schema type (`id`, `revision`, one column per
 /// attribute), the queue of unsent change sets `hermes_sync_outbox(sequence, change_set)` and
-/// the tables it is read through (`SyncTables+Outbox`), and
-/// `hermes_sync_state(client_id, max_revision, cursor, next_temporary_id, next_sequence)`.
+/// the tables it is read through (`SyncTables+Outbox`), and the device's state
+/// (``SyncDeviceState``).
 ///
 /// Every function runs inside the caller's transaction.
 struct SyncTables {
@@ -17,19 +17,19 @@ struct SyncTables {
         sql = Dictionary(schema.types.map { ($0.name, SyncTableSQL($0, in: schema)) }, uniquingKeysWith: { first, _ in first })
     }
 
-    /// Creates the tables that are missing.
-    func create(in db: Database, clientID: String) throws {
-        try createOutbox(in: db)
-        try db.execute(
-            sql: """
-                CREATE TABLE IF NOT EXISTS hermes_sync_state(
-                    id INTEGER PRIMARY KEY CHECK (id = 1), client_id TEXT NOT NULL, max_revision INTEGER NOT NULL,
-                    cursor TEXT, next_temporary_id INTEGER NOT NULL, next_sequence INTEGER NOT NULL);
-                """)
-        try db.execute(
-            sql: "INSERT OR IGNORE INTO hermes_sync_state(id, client_id, max_revision, next_temporary_id, next_sequence) VALUES (1, ?, 0, -1, 1)",
-            arguments: [clientID]
-        )
+    /// Creates the device's tables in `database`: the state and the queue through
+    /// ``SyncDeviceState/migrator``, then each schema type's table that is missing, and starts
+    /// the state of device `clientID`.
+    func create(in database: any DatabaseWriter, clientID: String) throws {
+        try SyncDeviceState.migrator.migrate(database)
+        try database.write { db in
+            try SyncDeviceState.start(clientID: clientID, in: db)
+            try createTypeTables(in: db)
+        }
+    }
+
+    /// Creates each schema type's table (and indexes) that is missing.
+    private func createTypeTables(in db: Database) throws {
         for type in schema.types {
             for statement in sql[type.name]?.create ?? [] { try db.execute(sql: statement) }
         }
@@ -108,12 +108,6 @@ struct SyncTables {
             let kept = keeping.filter { $0.type == type.name && $0.id > 0 }.map { String($0.id) }.joined(separator: ",")
             try db.execute(sql: sql.deleteServerRowsExcept + "(\(kept))")
         }
-    }
-
-    // MARK: State
-
-    func state(in db: Database) throws -> Row {
-        try Row.fetchOne(db, sql: "SELECT * FROM hermes_sync_state WHERE id = 1")!
     }
 
     // MARK: Values
