@@ -195,6 +195,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // What the SDK's, the logging handler's and the loopback test harnesses share: a
+        // temporary folder, a test clock, a settable wall clock. Not a product.
+        .target(
+            name: "HermesTestEnvironment",
+            dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            path: "Tests/HermesTestEnvironment"
+        ),
         .testTarget(
             name: "HermesWireTests",
             dependencies: [
@@ -209,6 +216,7 @@ let package = Package(
                 "Hermes",
                 "HermesTransport",
                 "HermesTestKit",
+                "HermesTestEnvironment",
                 "HermesWire",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -228,6 +236,7 @@ let package = Package(
                 "Hermes",
                 "HermesCollector",
                 "HermesTestKit",
+                "HermesTestEnvironment",
                 "HermesWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -250,6 +259,7 @@ let package = Package(
                 "HermesLogging",
                 "Hermes",
                 "HermesTestKit",
+                "HermesTestEnvironment",
                 "HermesWire",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Hermes
 import HermesCollector
+import HermesTestEnvironment
 import HermesTestKit
 import HermesWire
 import Logging
@@ -12,7 +13,7 @@ final class Loopback: Sendable {
     static let key: [UInt8] = Array(repeating: 0x42, count: 16)
     static let cipher = try! AESGCMCipher(key: key, keyID: 3)
 
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-e2e-\(UUID().uuidString)")
+    let environment: TestEnvironment
     let storage: SQLiteCollectorStorage
     let logger: Logger = {
         var logger = Logger(label: "hermes.e2e")
@@ -21,13 +22,14 @@ final class Loopback: Sendable {
     }()
 
     init() throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        storage = try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path)
+        let environment = TestEnvironment(prefix: "hermes-e2e")
+        try FileManager.default.createDirectory(at: environment.directory, withIntermediateDirectories: true)
+        storage = try SQLiteCollectorStorage(path: environment.directory.appendingPathComponent("collector.sqlite").path)
+        self.environment = environment
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
+    /// The folder of the collector's store and the clients' storage.
+    var directory: URL { environment.directory }
 
     static let document: ConfigurationDocument = {
         var hermes = NamespaceConfiguration.hermesDefault

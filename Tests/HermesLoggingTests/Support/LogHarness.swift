@@ -3,32 +3,26 @@ import Foundation
 import GRDB
 import Hermes
 @testable import HermesLogging
+import HermesTestEnvironment
 import HermesTestKit
 import HermesWire
 import Logging
-import Synchronization
 
 /// A temporary storage folder, a test clock for the timers, a settable wall clock for ages,
 /// a client with the log namespaces registered, and helpers to read the store's file.
 final class LogHarness: Sendable {
-    let directory: URL
-    let clock = TestClock<Duration>()
-    private let time = Mutex<Int64>(1_763_000_000_000)
+    let environment = TestEnvironment(prefix: "hermes-logging-tests")
 
-    init() {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-logging-tests-\(UUID().uuidString)")
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
+    /// The client's storage folder.
+    var directory: URL { environment.directory }
+    /// The clock of the client's timers.
+    var clock: TestClock<Duration> { environment.clock }
     /// Milliseconds since 1970 on the injected wall clock.
-    var now: Int64 { time.withLock { $0 } }
+    var now: Int64 { environment.now }
 
     /// Moves the wall clock (record ages) without firing any timer.
     func advanceWallClock(by duration: Duration) {
-        time.withLock { $0 += duration.components.seconds * 1_000 }
+        environment.advanceWallClock(by: duration.components.seconds * 1_000)
     }
 
     func client() throws -> HermesClient {

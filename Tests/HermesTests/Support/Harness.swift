@@ -2,18 +2,16 @@ import Clocks
 import Foundation
 import GRDB
 @testable import Hermes
+import HermesTestEnvironment
 import HermesTestKit
 import HermesWire
 import Logging
-import Synchronization
 
 /// A temporary storage folder, a scripted network, a test clock and a settable wall clock,
 /// and helpers to read what the store really holds.
 final class Harness: Sendable {
-    let directory: URL
+    let environment = TestEnvironment(prefix: "hermes-tests")
     let transport: InMemoryTransport
-    let clock = TestClock<Duration>()
-    private let time = Mutex<Int64>(1_763_000_000_000)
 
     static let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")])
 
@@ -27,20 +25,18 @@ final class Harness: Sendable {
     }()
 
     init(transport: InMemoryTransport = InMemoryTransport { _ in TransportResponse(status: 304) }) {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-tests-\(UUID().uuidString)")
         self.transport = transport
     }
 
-    deinit {
-        try? FileManager.default.removeItem(at: directory)
-    }
-
-    var now: Int64 {
-        get { time.withLock { $0 } }
-    }
+    /// The client's storage folder.
+    var directory: URL { environment.directory }
+    /// The clock of the client's timers.
+    var clock: TestClock<Duration> { environment.clock }
+    /// Milliseconds since 1970 on the client's wall clock.
+    var now: Int64 { environment.now }
 
     func advanceWallClock(by milliseconds: Int64) {
-        time.withLock { $0 += milliseconds }
+        environment.advanceWallClock(by: milliseconds)
     }
 
     func configuration(
