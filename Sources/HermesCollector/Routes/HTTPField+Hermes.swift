@@ -10,4 +10,5 @@ extension HTTPField.Name {
     package static let hermesBatchID = HTTPField.Name(HermesHeader.batchID)!
     package static let hermesAppKey = HTTPField.Name(HermesHeader.appKey)!
     package static let hermesPacketVersion = HTTPField.Name(HermesHeader.packetVersion)!
+    package static let hermesBatchAcknowledged = HTTPField.Name(HermesHeader.batchAcknowledged)!
 }

@@ -11,7 +11,7 @@ extension Response {
 
     /// A response whose body is `value` as compact JSON.
     /// - Throws: `HermesWireError/Code/nonFiniteNumber` if `value` holds NaN or an infinity.
-    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok) throws -> Response {
-        json(bytes: try value.jsonBytes(), status: status)
+    static func json(_ value: JSONValue, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) throws -> Response {
+        json(bytes: try value.jsonBytes(), status: status, headers: headers)
     }
 }

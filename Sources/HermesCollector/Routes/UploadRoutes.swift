@@ -51,6 +51,10 @@ struct UploadRoutes<Storage: CollectorStorage> {
                     "codes": "\(codes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))",
                 ])
         }
-        return try .json(UploadAnswer(stored: outcome.stored, duplicates: outcome.duplicates, rejected: ingest.rejected).json)
+        var acknowledgement = HTTPFields()
+        if let batchID = headers.batchID { acknowledgement[.hermesBatchAcknowledged] = batchID }
+        return try .json(
+            UploadAnswer(stored: outcome.stored, duplicates: outcome.duplicates, rejected: ingest.rejected).json, headers: acknowledgement
+        )
     }
 }

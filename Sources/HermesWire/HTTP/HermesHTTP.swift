@@ -10,6 +10,10 @@ public enum HermesHeader: Sendable {
     public static let appKey = "X-Hermes-App-Key"
     /// The packet version of the body, `1` or `2`.
     public static let packetVersion = "X-Hermes-Packet-Version"
+    /// On the collector's 200 answer to an upload: the batch id of the request, saying that a
+    /// Hermes collector stored the batch (the records its answer does not list as rejected).
+    /// A 2xx without it, or without an answer body whose counts cover the batch, proves nothing.
+    public static let batchAcknowledged = "X-Hermes-Batch-Ack"
 }
 
 /// The collector's endpoint paths, shared by the SDK and the collector.

@@ -17,6 +17,7 @@ struct UploadRoutesTests {
             let response = try await client.upload(body, kind: .meta, version: format.version)
             #expect(response.status == .ok)
             #expect(try response.json() == ["stored": 2, "duplicates": 0, "rejected": []])
+            #expect(response.headers[.hermesBatchAcknowledged] == "batch-1")
         }
         let events = try await fixture.storedEvents()
         #expect(events.map(\.reportID) == ["r1", "r2"])
