@@ -54,9 +54,13 @@ public func buildApplication(
     AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: admin)
     EventRoutes(storage: storage).register(on: admin)
     let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
+    let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(
         storage: storage,
         maxBodyBytes: configuration.maxBodyBytes,
+        maxBlockBytes: configuration.maxBlockBytes,
+        live: live,
+        budget: budget,
         ingestor: PacketIngestor(
             decoder: PacketDecoder(keyring: configuration.keyring, maximumBlockBytes: configuration.maxBlockBytes),
             recordRule: configuration.recordRule
@@ -67,7 +71,8 @@ public func buildApplication(
     ).register(on: apps)
     if let sync {
         SyncRoutes(
-            server: sync, maxBodyBytes: configuration.maxBodyBytes, metrics: metrics, wallClock: configuration.wallClock, logger: logger
+            server: sync, maxBodyBytes: configuration.maxBodyBytes, budget: budget, metrics: metrics, wallClock: configuration.wallClock,
+            logger: logger
         ).register(on: apps)
     }
     var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]

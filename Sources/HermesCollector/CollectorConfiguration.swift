@@ -26,6 +26,11 @@ public struct CollectorConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The most bytes one packet block may decompress to.
     public var maxBlockBytes: Int
+    /// The most bytes all requests in flight may hold at once: each upload reserves its body and
+    /// what its namespace lets it decompress to before reading the body, each sync request its
+    /// body four times over; past the budget a request is refused with 503 and `Retry-After: 1`.
+    /// 128 MiB by default.
+    public var maxBytesInFlight: Int = 128 << 20
     /// The configuration document served when the store holds none yet.
     public var initialConfiguration: ConfigurationDocument
     /// The deployment's own check on each record that passed the built-in ones (the fields of

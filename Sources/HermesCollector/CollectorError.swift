@@ -29,6 +29,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case refusedByRule
             case storageFailed
             case serverStopped
+            case busy
             case wire(HermesWireError.Code)
         }
 
@@ -46,6 +47,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .namespaceNotFound: "namespaceNotFound"
             case .storageFailed: "storageFailed"
             case .serverStopped: "serverStopped"
+            case .busy: "busy"
             case .wire(let code): code.description
             }
         }
@@ -55,12 +57,17 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             switch base {
             case .unauthorized: .unauthorized
             case .bodyTooLarge: .contentTooLarge
+            // Past the namespace's limits: 413, so that an SDK with an older configuration halves its batch.
+            case .wire(let code) where [.packetTooLarge, .tooManyRecords, .outputTooLarge].contains(code): .contentTooLarge
             case .namespaceNotFound: .notFound
-            case .storageFailed, .serverStopped: .serviceUnavailable
+            case .storageFailed, .serverStopped, .busy: .serviceUnavailable
             default: .badRequest
             }
         }
 
+        /// The requests in flight hold the collector's whole memory budget for bodies; try again
+        /// shortly (503 with `Retry-After`).
+        public static let busy = Code(.busy)
         /// The app key or admin token is missing or wrong (401).
         public static let unauthorized = Code(.unauthorized)
         /// The request body is larger than the collector accepts (413).
@@ -126,6 +133,8 @@ extension CollectorError: HTTPResponseError {
 
     /// The response: ``status`` and `{"error":"<code>","reason":"<message>","scope":"<scope>"}`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        try Response.json(CollectorRefusal(error: code.description, reason: message, scope: scope).json, status: status)
+        var headers = HTTPFields()
+        if code == .busy { headers[.retryAfter] = "1" }
+        return try Response.json(CollectorRefusal(error: code.description, reason: message, scope: scope).json, status: status, headers: headers)
     }
 }

@@ -122,11 +122,24 @@ public final class PostgresCollectorStorage: CollectorStorage {
         return stored
     }
 
-    public func events(_ query: EventQuery) async throws -> [StoredEvent] {
+    public func events(_ query: EventQuery) async throws -> EventPage {
         try await PostgresErrors.run("read events") {
             let (filter, binds) = query.postgresFilter
+            // The sizes decide how many rows fit; then those rows are read. A row committed in
+            // between can take the place of the last one: the page keeps its count.
+            var sized = binds
+            sized.append(query.limit + 1)
+            let sizeSQL = """
+                SELECT octet_length(meta) + COALESCE(octet_length(payload), 0) FROM events\(filter)
+                ORDER BY create_time, id LIMIT $\(sized.count)
+                """
+            var sizes: [Int] = []
+            for try await size in try await client.query(PostgresQuery(unsafeSQL: sizeSQL, binds: sized), logger: logger).decode(Int.self) {
+                sizes.append(size)
+            }
+            let (count, hasMore) = EventPage.cut(sizes: sizes, limit: query.limit)
             var all = binds
-            all.append(query.limit)
+            all.append(count)
             let sql = """
                 SELECT namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id
                 FROM events\(filter) ORDER BY create_time, id LIMIT $\(all.count)
@@ -136,7 +149,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
             for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
                 events.append(try Self.event(row))
             }
-            return events
+            return EventPage(events: events, next: hasMore ? events.last.map(EventCursor.init(after:)) : nil)
         }
     }
 

@@ -96,12 +96,14 @@ public final class PostgresSyncStorage: SyncStorage {
                     "SELECT revision, horizon FROM sync_state WHERE id = 1", logger: logger
                 ).decode((Int64, Int64).self) { state = row }
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state.horizon, current: state.revision)
-                var end = state.revision
-                for try await revision in try await connection.query(
+                var sizes: [(revision: Int64, bytes: Int)] = []
+                for try await row in try await connection.query(
                     """
-                    SELECT revision FROM sync_records WHERE revision > \(plan.position) ORDER BY revision LIMIT 1 OFFSET \(max(0, limit - 1))
+                    SELECT revision, COALESCE(octet_length(attributes), 0)::int8 FROM sync_records
+                    WHERE revision > \(plan.position) ORDER BY revision LIMIT \(limit)
                     """, logger: logger
-                ).decode(Int64.self) { end = revision }
+                ).decode((Int64, Int64).self) { sizes.append((row.0, Int(row.1))) }
+                let end = SyncPageBound.end(of: sizes, limit: limit, current: state.revision)
                 // Tombstones too, even in a full copy (see SQLiteSyncStorage).
                 let rows = try await connection.query(
                     """

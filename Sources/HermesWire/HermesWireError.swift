@@ -37,6 +37,10 @@ public struct HermesWireError: Error, Sendable, CustomStringConvertible {
             case missingField
             case invalidField
             case namespaceMismatch
+            case packetTooLarge
+            case tooManyRecords
+            case metaTooLarge
+            case invalidText
         }
 
         private let base: Base
@@ -96,6 +100,16 @@ public struct HermesWireError: Error, Sendable, CustomStringConvertible {
         public static let invalidField = Code(.invalidField)
         /// A record's `NAMESPACE` is not the namespace of its upload.
         public static let namespaceMismatch = Code(.namespaceMismatch)
+        /// A packet's blocks together decompress past the limit (``PacketLimits/packetBytes``);
+        /// decompression stopped there.
+        public static let packetTooLarge = Code(.packetTooLarge)
+        /// A packet carries more records or payload slots than its namespace allows
+        /// (``PacketLimits/records``), told from its header before anything is opened.
+        public static let tooManyRecords = Code(.tooManyRecords)
+        /// A record's meta line is longer than its namespace allows (`maxMetaKByte`).
+        public static let metaTooLarge = Code(.metaTooLarge)
+        /// A checked text field holds a NUL character or is not valid UTF-8.
+        public static let invalidText = Code(.invalidText)
     }
 
     /// What went wrong, to match on.

@@ -110,6 +110,6 @@ struct CrashCaptureTests {
         await client.shutdown()
         let events = try await loopback.storage.events(EventQuery(namespace: "hermes", monitorType: MonitorType.appCrash))
         try await server.shutdown()
-        return events
+        return Array(events)
     }
 }

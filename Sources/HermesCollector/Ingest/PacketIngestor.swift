@@ -18,14 +18,17 @@ struct PacketIngestor: Sendable {
     ///   - body: the request body.
     ///   - kind: the endpoint's packet kind.
     ///   - headers: the request's Hermes headers.
+    ///   - limits: what the packet and each record of it may hold.
     ///   - receivedAt: now, in milliseconds since 1970.
     /// - Returns: the valid records as a batch, and a rejection per invalid record.
     /// - Throws: ``CollectorError`` with the HermesWire code and scope `packet` when the packet
     ///   as a whole cannot be read; then nothing of it is stored.
-    func ingest(_ body: [UInt8], kind: PacketKind, headers: UploadHeaders, receivedAt: Int64) throws(CollectorError) -> Ingest {
+    func ingest(
+        _ body: [UInt8], kind: PacketKind, headers: UploadHeaders, limits: IngestLimits, receivedAt: Int64
+    ) throws(CollectorError) -> Ingest {
         let packet: Packet
         do {
-            packet = try decoder.decode(body, kind: kind, version: headers.packetVersion).packet
+            packet = try decoder.decode(body, kind: kind, version: headers.packetVersion, limits: limits.packet).packet
         } catch {
             throw CollectorError(error, scope: .packet)
         }
@@ -33,6 +36,12 @@ struct PacketIngestor: Sendable {
         var rejected: [UploadAnswer.Rejection] = []
         records.reserveCapacity(packet.metaLines.count)
         for (index, line) in packet.metaLines.enumerated() {
+            guard line.count <= limits.metaLineBytes else {
+                let reason =
+                    "the meta line is \(line.count) bytes; namespace \(headers.namespace) accepts at most \(limits.metaLineBytes) (maxMetaKByte)"
+                rejected.append(.init(index: index, reportID: nil, code: HermesWireError.Code.metaTooLarge.description, reason: reason))
+                continue
+            }
             // The line is stored as received: only a deployment's rule needs the whole of it parsed.
             switch RecordCheck.check(metaLine: line, namespace: headers.namespace, keepingMeta: recordRule != nil) {
             case .rejected(let reportID, let error):

@@ -24,6 +24,12 @@ extension Request {
     /// The whole body, refused early when `Content-Length` says it is too large and while reading
     /// as soon as it grows past `limit`.
     /// - Throws: ``CollectorError/Code/bodyTooLarge`` past `limit` bytes; the connection's error if reading fails.
+    /// The bytes reading the body may hold: its `Content-Length`, or `limit` when it has none
+    /// (chunked) or declares more (refused by ``bodyBytes(upTo:)``).
+    func bodyReservation(upTo limit: Int) -> Int {
+        min(headers[.contentLength].flatMap(Int.init) ?? limit, limit)
+    }
+
     func bodyBytes(upTo limit: Int) async throws -> [UInt8] {
         let tooLarge = CollectorError(.bodyTooLarge, "the request body is larger than \(limit) bytes; send smaller batches")
         if let length = headers[.contentLength].flatMap(Int.init), length > limit { throw tooLarge }

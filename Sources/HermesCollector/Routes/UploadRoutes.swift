@@ -3,13 +3,17 @@ import Hummingbird
 import Logging
 
 /// `POST /v1/upload/meta` and `POST /v1/upload/payload`, behind the app key check
-/// (``AuthenticationMiddleware``): check the size, decode the
-/// packet (refused whole when it cannot be read), check each record on its own, store the valid
-/// ones in one transaction, and answer 200 with an ``UploadAnswer``:
+/// (``AuthenticationMiddleware``): reserve what the request may hold in the ``RequestBudget``,
+/// check the size, decode the packet within its namespace's limits (refused whole when it cannot
+/// be read or passes them), check each record on its own, store the valid ones in one
+/// transaction, and answer 200 with an ``UploadAnswer``:
 /// `{"stored":n,"duplicates":m,"rejected":[{"index","REPORT_ID","code","reason"}]}`.
 struct UploadRoutes<Storage: CollectorStorage> {
     let storage: Storage
     let maxBodyBytes: Int
+    let maxBlockBytes: Int
+    let live: LiveConfiguration
+    let budget: RequestBudget
     let ingestor: PacketIngestor
     let metrics: CollectorMetrics
     let wallClock: @Sendable () -> Int64
@@ -24,11 +28,18 @@ struct UploadRoutes<Storage: CollectorStorage> {
     }
 
     private func upload(_ kind: PacketKind, _ request: Request) async throws -> Response {
+        let headers = try UploadHeaders(request.headers)
+        let limits = IngestLimits(namespace: await live.document.namespaces[headers.namespace], maxBlockBytes: maxBlockBytes)
+        return try await budget.withReservation(request.bodyReservation(upTo: maxBodyBytes) + limits.packet.packetBytes) {
+            try await upload(kind, request, headers: headers, limits: limits)
+        }
+    }
+
+    private func upload(_ kind: PacketKind, _ request: Request, headers: UploadHeaders, limits: IngestLimits) async throws -> Response {
         let body = try await request.bodyBytes(upTo: maxBodyBytes)
         metrics.countBytesIn(body.count)
-        let headers = try UploadHeaders(request.headers)
         let receivedAt = wallClock()
-        let ingest = try ingestor.ingest(body, kind: kind, headers: headers, receivedAt: receivedAt)
+        let ingest = try ingestor.ingest(body, kind: kind, headers: headers, limits: limits, receivedAt: receivedAt)
         let outcome =
             ingest.batch.records.isEmpty
             ? StoreOutcome(stored: 0, duplicates: 0)

@@ -29,9 +29,10 @@ public protocol CollectorStorage: Sendable {
     /// - Returns: how many records were new and how many were already stored.
     func store(_ batch: IngestBatch) async throws -> StoreOutcome
 
-    /// The stored events matching a query, oldest `createTime` first.
+    /// A page of the stored events matching a query, oldest `createTime` first: at most the
+    /// query's limit and ``EventQuery/maximumPageBytes`` (see ``EventPage``).
     /// - Parameter query: the filters and the limit.
-    func events(_ query: EventQuery) async throws -> [StoredEvent]
+    func events(_ query: EventQuery) async throws -> EventPage
 
     /// How many stored events match a query's filters (its limit is ignored).
     /// - Parameter query: the filters.

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// var query = EventQuery(namespace: "shop", limit: 100)
 /// let page = try await storage.events(query)
-/// query.after = page.last.map(EventCursor.init(after:))
+/// query.after = page.next
 /// ```
 public struct EventCursor: Sendable, Hashable {
     /// The last event's `CREATE_TIME`, in milliseconds.

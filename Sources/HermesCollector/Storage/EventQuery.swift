@@ -8,6 +8,9 @@ public struct EventQuery: Sendable, Hashable {
     public static let maximumLimit = 10_000
     /// The number of events returned when no limit is given.
     public static let defaultLimit = 100
+    /// The most stored bytes (meta plus payload) one page holds, unless its first event alone is
+    /// larger: 4 MiB, so that a page answer stays within about 6 MiB of JSON.
+    public static let maximumPageBytes = 4 << 20
 
     /// Only events of this namespace.
     public var namespace: String?

@@ -72,16 +72,27 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         try await withStorageErrors("store the batch") { try await commits.submit(batch) }
     }
 
-    public func events(_ query: EventQuery) async throws -> [StoredEvent] {
+    public func events(_ query: EventQuery) async throws -> EventPage {
         try await withStorageErrors("read events") {
+            // One snapshot: the sizes decide how many rows fit, then those rows are read.
             try await writer.read { db in
                 let (filter, arguments) = query.sqlFilter
+                let sizes = try Int.fetchAll(
+                    db,
+                    sql: """
+                        SELECT length(CAST(meta AS BLOB)) + COALESCE(length(payload), 0) FROM events\(filter)
+                        ORDER BY create_time, id LIMIT ?
+                        """,
+                    arguments: arguments + [query.limit + 1]
+                )
+                let (count, hasMore) = EventPage.cut(sizes: sizes, limit: query.limit)
                 let rows = try Row.fetchAll(
                     db,
                     sql: "SELECT * FROM events\(filter) ORDER BY create_time, id LIMIT ?",
-                    arguments: arguments + [query.limit]
+                    arguments: arguments + [count]
                 )
-                return try rows.map(Self.event)
+                let events = try rows.map(Self.event)
+                return EventPage(events: events, next: hasMore ? events.last.map(EventCursor.init(after:)) : nil)
             }
         }
     }

@@ -84,11 +84,14 @@ public struct SQLiteSyncStorage: SyncStorage {
                 let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, horizon FROM sync_state WHERE id = 1"))!
                 let current: Int64 = state["revision"]
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state["horizon"], current: current)
-                let end =
-                    try Int64.fetchOne(
-                        db.cachedStatement(sql: "SELECT revision FROM sync_records WHERE revision > ? ORDER BY revision LIMIT 1 OFFSET ?"),
-                        arguments: [plan.position, max(0, limit - 1)]
-                    ) ?? current
+                let sizes = try Row.fetchAll(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT revision, COALESCE(length(CAST(attributes AS BLOB)), 0) FROM sync_records
+                            WHERE revision > ? ORDER BY revision LIMIT ?
+                            """), arguments: [plan.position, limit]
+                ).map { (revision: $0[0] as Int64, bytes: $0[1] as Int) }
+                let end = SyncPageBound.end(of: sizes, limit: limit, current: current)
                 // Tombstones too, even in a full copy: the device may hold a record from its own
                 // change set answered in the same exchange, deleted since.
                 let rows = try Row.fetchCursor(

@@ -8,6 +8,7 @@ import Logging
 struct SyncRoutes {
     let server: SyncServer
     let maxBodyBytes: Int
+    let budget: RequestBudget
     let metrics: CollectorMetrics
     let wallClock: @Sendable () -> Int64
     let logger: Logger
@@ -19,6 +20,11 @@ struct SyncRoutes {
     }
 
     private func sync(_ request: Request) async throws -> Response {
+        // The body, and the values parsed from it.
+        try await budget.withReservation(4 * request.bodyReservation(upTo: maxBodyBytes)) { try await answer(request) }
+    }
+
+    private func answer(_ request: Request) async throws -> Response {
         let body = try await request.bodyBytes(upTo: maxBodyBytes)
         let syncRequest: SyncRequest
         do throws(HermesWireError) {

@@ -22,6 +22,17 @@ extension NamespaceConfiguration {
     static let maxCacheCountLimit = Limit(lower: 100, lowerIsOpen: false, upper: 1_000_000, fallback: 10_000)
     static let flushCountLimit = Limit(lower: 1, lowerIsOpen: false, upper: 10_000, fallback: 100)
     static let maxMetaKByteLimit = Limit(lower: 0, lowerIsOpen: true, upper: 64, fallback: 10)
+
+    /// The configuration with the largest sizes any clamped configuration can have (`maxItem`,
+    /// `maxBodyMByte`, `maxMetaKByte` at their upper bounds): what a collector accepts for a
+    /// namespace it does not configure.
+    public static var widest: NamespaceConfiguration {
+        var widest = NamespaceConfiguration()
+        widest.maxItem = Int(maxItemLimit.upper)
+        widest.maxBodyMByte = maxBodyMByteLimit.upper
+        widest.maxMetaKByte = maxMetaKByteLimit.upper
+        return widest
+    }
     static let sampleRateLimit = Limit(lower: 0, lowerIsOpen: false, upper: 1, fallback: 1)
 
     /// This configuration with every value brought into its range (specification §3), and one

@@ -27,14 +27,26 @@ public struct PacketDecoder: Sendable {
         body.starts(with: PacketV2.magic) ? PacketV2.version : 1
     }
 
+    /// The limits of ``decode(_:kind:version:limits:)`` when none are given: each block within
+    /// ``maximumBlockBytes``, as many records as the format can count.
+    public var defaultLimits: PacketLimits {
+        PacketLimits(blockBytes: maximumBlockBytes, packetBytes: .max, records: Int(UInt16.max))
+    }
+
     /// Decodes an upload body.
     /// - Parameters:
     ///   - body: the request body.
     ///   - kind: the endpoint it arrived at; v1 needs it, v2 checks it. `nil` for v2 reads the kind from the header.
     ///   - version: the packet version from the request header, or `nil` to tell by the magic bytes.
+    ///   - limits: how many records and decompressed bytes the packet may have (``defaultLimits`` when `nil`).
     /// - Returns: the packet with the version, cipher and key id it was sealed with.
-    /// - Throws: ``HermesWireError`` naming what is wrong with the body.
-    public func decode(_ body: [UInt8], kind: PacketKind?, version: UInt8? = nil) throws(HermesWireError) -> DecodedPacket {
+    /// - Throws: ``HermesWireError`` naming what is wrong with the body, or the limit it passed
+    ///   (``HermesWireError/Code/tooManyRecords``, ``HermesWireError/Code/packetTooLarge``,
+    ///   ``HermesWireError/Code/outputTooLarge``).
+    public func decode(
+        _ body: [UInt8], kind: PacketKind?, version: UInt8? = nil, limits: PacketLimits? = nil
+    ) throws(HermesWireError) -> DecodedPacket {
+        let limits = limits ?? defaultLimits
         switch version ?? Self.version(of: body) {
         case 1:
             guard let kind else {
@@ -43,10 +55,10 @@ public struct PacketDecoder: Sendable {
             guard let cipher = keyring.cipher(.aes128CBC, keyID: 0) else {
                 throw HermesWireError(.unknownKey, "no v1 (AES-128-CBC) key is configured")
             }
-            let packet = try PacketV1.decode(body, kind: kind, cipher: cipher, limit: maximumBlockBytes)
+            let packet = try PacketV1.decode(body, kind: kind, opener: BlockOpener(cipher: cipher, limits: limits))
             return DecodedPacket(version: 1, algorithm: .aes128CBC, keyID: 0, packet: packet)
         case PacketV2.version:
-            return try PacketV2.decode(body, kind: kind, keyring: keyring, limit: maximumBlockBytes)
+            return try PacketV2.decode(body, kind: kind, keyring: keyring, limits: limits)
         case let other:
             throw HermesWireError(.unsupportedVersion, "packet version \(other) is not supported; this build reads 1 and 2")
         }

@@ -39,24 +39,27 @@ enum PacketV1 {
         return body
     }
 
-    static func decode(_ body: [UInt8], kind: PacketKind, cipher: any PacketCipher, limit: Int) throws(HermesWireError) -> Packet {
+    static func decode(_ body: [UInt8], kind: PacketKind, opener: BlockOpener) throws(HermesWireError) -> Packet {
+        var opener = opener
         guard kind == .payload else {
-            let lines = try Packet.lines(ofMetaBlock: SealedBlock.open(body, cipher: cipher, header: [], limit: limit))
+            let lines = try Packet.lines(ofMetaBlock: opener.open(body, header: []))
+            try BlockOpener.check(records: lines.count, opener.limits)
             return Packet(kind: .meta, metaLines: lines)
         }
         var reader = ByteReader(body)
         let metaLength = Int(try reader.readInteger(UInt16.self, "meta block length"))
         let count = Int(try reader.readInteger(UInt8.self, "payload count"))
+        try BlockOpener.check(records: count, opener.limits)
         let lengths = try reader.readBlockLengths(count: count, after: metaLength, format: "v1")
         let metaBlock = try reader.readBytes(metaLength, "meta block")
-        let lines = try Packet.lines(ofMetaBlock: SealedBlock.open(metaBlock, cipher: cipher, header: [], limit: limit))
+        let lines = try Packet.lines(ofMetaBlock: opener.open(metaBlock, header: []))
         guard lines.count == count else {
             throw HermesWireError(.payloadCountMismatch, "v1 header counts \(count) payloads for \(lines.count) meta lines")
         }
         var payloads: [[UInt8]] = []
         for (index, length) in lengths.enumerated() {
             let block = try reader.readBytes(length, "payload block \(index)")
-            payloads.append(block.isEmpty ? [] : try SealedBlock.open(block, cipher: cipher, header: [], limit: limit))
+            payloads.append(block.isEmpty ? [] : try opener.open(block, header: []))
         }
         return Packet(kind: .payload, metaLines: lines, payloads: payloads)
     }

@@ -59,7 +59,7 @@ enum PacketV2 {
         return body
     }
 
-    static func decode(_ body: [UInt8], kind: PacketKind?, keyring: Keyring, limit: Int) throws(HermesWireError) -> DecodedPacket {
+    static func decode(_ body: [UInt8], kind: PacketKind?, keyring: Keyring, limits: PacketLimits) throws(HermesWireError) -> DecodedPacket {
         var reader = ByteReader(body)
         guard try reader.readBytes(4, "magic") == magic else {
             throw HermesWireError(.badMagic, "not a v2 packet: it does not start with \"HERM\"")
@@ -87,6 +87,7 @@ enum PacketV2 {
         guard packetKind == .payload || count == 0 else {
             throw HermesWireError(.inconsistentPacket, "a meta packet declares \(count) payloads")
         }
+        try BlockOpener.check(records: count, limits)
         let metaLength = Int(try reader.readInteger(UInt32.self, "meta block length"))
         let lengths = try reader.readBlockLengths(count: count, after: metaLength, format: "v2")
         let header = reader.consumed
@@ -94,14 +95,16 @@ enum PacketV2 {
             throw HermesWireError(.unknownKey, "no \(algorithm) key with id \(keyID) is configured")
         }
 
+        var opener = BlockOpener(cipher: cipher, limits: limits)
         let metaBlock = try reader.readBytes(metaLength, "meta block")
-        let meta = try SealedBlock.open(metaBlock, cipher: cipher, header: associatedData(header, block: 0), limit: limit)
+        let meta = try opener.open(metaBlock, header: associatedData(header, block: 0))
         let lines = try Packet.lines(ofMetaBlock: meta)
+        try BlockOpener.check(records: lines.count, limits)
         var payloads: [[UInt8]] = []
         for (index, length) in lengths.enumerated() {
             let block = try reader.readBytes(length, "payload block \(index)")
             payloads.append(
-                block.isEmpty ? [] : try SealedBlock.open(block, cipher: cipher, header: associatedData(header, block: index + 1), limit: limit))
+                block.isEmpty ? [] : try opener.open(block, header: associatedData(header, block: index + 1)))
         }
         guard packetKind == .meta || lines.count == count else {
             throw HermesWireError(.payloadCountMismatch, "v2 header counts \(count) payloads for \(lines.count) meta lines")

@@ -80,7 +80,8 @@ public enum RecordCheck: Sendable {
     ///     of the cost.
     /// - Returns: the checked fields, or the rejection with code ``HermesWireError/Code/invalidJSON``,
     ///   ``HermesWireError/Code/invalidRecord``, ``HermesWireError/Code/missingField``,
-    ///   ``HermesWireError/Code/invalidField`` or ``HermesWireError/Code/namespaceMismatch``.
+    ///   ``HermesWireError/Code/invalidField``, ``HermesWireError/Code/invalidText`` (a NUL, see
+    ///   ``CheckedText``) or ``HermesWireError/Code/namespaceMismatch``.
     ///   Messages name fields, never their values.
     public static func check(metaLine: [UInt8], namespace: String, keepingMeta: Bool = true) -> Outcome {
         let value: JSONValue
@@ -95,7 +96,8 @@ public enum RecordCheck: Sendable {
         let reportID = object[RecordField.reportID]?.stringValue
         for (name, requirement) in fields {
             if let error = problem(object[name], name: name, requirement: requirement, namespace: namespace) {
-                return .rejected(reportID: reportID?.isEmpty == false ? reportID : nil, error)
+                let readable = reportID.flatMap { $0.isEmpty || CheckedText.problem($0, name: "") != nil ? nil : $0 }
+                return .rejected(reportID: readable, error)
             }
         }
         // Every field was checked above; the reads below cannot fail.
@@ -114,6 +116,7 @@ public enum RecordCheck: Sendable {
         case .nonEmptyString:
             guard let string = value.stringValue else { return HermesWireError(.invalidField, "\(name) must be a string") }
             guard !string.isEmpty else { return HermesWireError(.invalidField, "\(name) is empty") }
+            if let problem = CheckedText.problem(string, name: name) { return problem }
         case .uploadNamespace:
             guard let string = value.stringValue else { return HermesWireError(.invalidField, "\(name) must be a string") }
             guard string == namespace else {

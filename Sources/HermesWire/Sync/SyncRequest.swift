@@ -59,6 +59,7 @@ public struct SyncRequest: Sendable, Hashable {
         guard let clientID = object["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 200 else {
             throw HermesWireError(.invalidField, "clientID must be a string of 1 to 200 bytes")
         }
+        if let problem = CheckedText.problem(clientID, name: "clientID") { throw problem }
         var changeSets: [SyncChangeSet] = []
         for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
         self.init(

@@ -111,23 +111,24 @@ struct EventRoutesTests {
         }
     }
 
-    @Test func fullPagesCarryACursorToTheNextAndTheLastPageNone() async throws {
+    @Test func aPageWithMoreAfterItCarriesACursorAndTheLastPageNone() async throws {
         let fixture = try await Self.seededFixture()
         try await fixture.test { client throws in
-            // When the four events are read two at a time, following next
-            let first = try await client.admin(HermesPath.events + "?limit=2", method: .get).json()
+            // When the four events are read three at a time, following next
+            let first = try await client.admin(HermesPath.events + "?limit=3", method: .get).json()
             let next = try #require(first["next"]?.stringValue)
-            let second = try await client.admin(HermesPath.events + "?limit=2&cursor=\(next)", method: .get).json()
-            let last = try #require(second["next"]?.stringValue)
-            let third = try await client.admin(HermesPath.events + "?limit=2&cursor=\(last)", method: .get).json()
-            // Then the pages hold them in order, and the page that is not full has no next
+            let second = try await client.admin(HermesPath.events + "?limit=3&cursor=\(next)", method: .get).json()
+            // Then the pages hold them in order, and the last page, which has nothing after it, no next
             let ids = [first, second].flatMap { page -> [String] in
                 guard case .array(let events)? = page["events"] else { return [] }
                 return events.compactMap { $0["reportID"]?.stringValue }
             }
             #expect(ids == ["s1", "o1", "s2", "s3"])
-            #expect(third["count"] == 0)
-            #expect(third["next"] == .null)
+            #expect(second["count"] == 1)
+            #expect(second["next"] == .null)
+            // A full page that ends with the last event has no next either
+            let all = try await client.admin(HermesPath.events + "?limit=4", method: .get).json()
+            #expect(all["count"] == 4 && all["next"] == .null)
         }
     }
 

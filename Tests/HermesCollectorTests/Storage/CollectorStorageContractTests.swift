@@ -166,14 +166,39 @@ struct CollectorStorageContractTests {
                 for _ in 0..<10 {
                     let page = try await store.events(query)
                     seen += page
-                    guard page.count == query.limit, let last = page.last else { break }
-                    query.after = EventCursor(after: last)
+                    guard let next = page.next else { break }
+                    query.after = next
                 }
                 // Then every record came once, in (createTime, id) order
                 #expect(seen.count == 25)
                 #expect(Set(seen.map(\.reportID)).count == 25)
                 #expect(seen.map(\.createTime) == seen.map(\.createTime).sorted())
                 #expect(try await store.events(EventQuery(limit: 25)).map(\.reportID) == seen.map(\.reportID))
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
+    func aPageStopsAtItsByteBoundAndItsCursorLeadsToTheRest(kind: StorageKind) async throws {
+        try await TestStorage.with(kind) { database in
+            try await database.withStore { store in
+                // Given three records of 1.5 MiB payload each, within a 4 MiB page bound
+                let base: Int64 = 1_795_400_000_000
+                let payload = [UInt8](repeating: 7, count: 3 << 19)
+                let records = try (0..<3).map { try Self.record("big\($0)", createTime: base + Int64($0), payload: payload) }
+                _ = try await store.store(Self.batch(records))
+                // When a page of up to 10 is read
+                let first = try await store.events(EventQuery(namespace: "shop", limit: 10))
+                // Then it holds the two that fit, with a cursor to the third
+                #expect(first.map(\.reportID) == ["big0", "big1"])
+                let next = try #require(first.next)
+                let second = try await store.events(EventQuery(namespace: "shop", after: next, limit: 10))
+                #expect(second.map(\.reportID) == ["big2"])
+                #expect(second.next == nil)
+                // And a record larger than the bound alone still makes a page of one
+                #expect(EventPage.cut(sizes: [5 << 20, 10], limit: 10) == (count: 1, hasMore: true))
+                #expect(EventPage.cut(sizes: [1, 2], limit: 2) == (count: 2, hasMore: false))
+                #expect(EventPage.cut(sizes: [1, 2, 3], limit: 2) == (count: 2, hasMore: true))
             }
         }
     }

@@ -62,7 +62,7 @@ struct CollectorFixture {
 
     /// Every stored event, for checking what an upload left behind.
     func storedEvents() async throws -> [StoredEvent] {
-        try await storage.events(EventQuery(limit: EventQuery.maximumLimit))
+        Array(try await storage.events(EventQuery(limit: EventQuery.maximumLimit)))
     }
 
     /// A record's meta line with the fields the collector checks, plus `extra` (which wins).

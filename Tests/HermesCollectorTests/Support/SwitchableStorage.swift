@@ -23,7 +23,7 @@ final class SwitchableStorage: CollectorStorage {
     }
 
     func store(_ batch: IngestBatch) async throws -> StoreOutcome { try await checked { try await base.store(batch) } }
-    func events(_ query: EventQuery) async throws -> [StoredEvent] { try await checked { try await base.events(query) } }
+    func events(_ query: EventQuery) async throws -> EventPage { try await checked { try await base.events(query) } }
     func count(_ query: EventQuery) async throws -> Int { try await checked { try await base.count(query) } }
     func loadConfiguration() async throws -> ConfigurationDocument? { try await checked { try await base.loadConfiguration() } }
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
