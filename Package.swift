@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // The collector's /metrics: counters, request histograms, the database size.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // Already a dependency of Hummingbird; named for the HTTP request parts the collector's
+        // connection guard sees (NIOHTTPTypes).
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
         // `swift package generate-documentation --target Hermes` (the DocC catalog); builds nothing else.
@@ -115,6 +118,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]

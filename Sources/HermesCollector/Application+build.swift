@@ -82,8 +82,15 @@ public func buildApplication(
     if let sync, let days = sync.rules.historyDays {
         services.append(SyncHistoryService(storage: sync.storage, days: days, wallClock: configuration.wallClock, logger: logger))
     }
+    let limiter = ConnectionLimiter(
+        maximum: ConnectionLimiter.openFileCeiling(below: configuration.maxConnections), maximumPerAddress: configuration.maxConnectionsPerAddress
+    )
+    let timeouts = ConnectionGuard.Timeouts(head: .init(configuration.headTimeout), bodyRead: .init(configuration.bodyReadTimeout))
     return Application(
         router: router,
+        server: .http1(
+            configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
+        ),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
         services: services,
         onServerRunning: { channel in

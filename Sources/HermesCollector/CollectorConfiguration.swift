@@ -31,6 +31,17 @@ public struct CollectorConfiguration: Sendable {
     /// body four times over; past the budget a request is refused with 503 and `Retry-After: 1`.
     /// 128 MiB by default.
     public var maxBytesInFlight: Int = 128 << 20
+    /// The most connections held at once; more are closed as they arrive. 10,000 by default,
+    /// kept a few hundred below the process's open-file limit.
+    public var maxConnections: Int = 10_000
+    /// The most connections held at once from one address; 0 for no such limit (set 0 behind a
+    /// proxy or load balancer, where every connection comes from its address). 512 by default.
+    public var maxConnectionsPerAddress: Int = 512
+    /// How long a connection may take to send a complete request head, from opening or from
+    /// the previous answer (so also how long an idle keep-alive connection stays open). 20 s.
+    public var headTimeout: Duration = .seconds(20)
+    /// How long a request body may pause between two reads. 30 s.
+    public var bodyReadTimeout: Duration = .seconds(30)
     /// The configuration document served when the store holds none yet.
     public var initialConfiguration: ConfigurationDocument
     /// The deployment's own check on each record that passed the built-in ones (the fields of

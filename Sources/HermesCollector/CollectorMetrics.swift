@@ -43,6 +43,11 @@ public final class CollectorMetrics: Sendable {
         public var syncConflicts: [String: Int] = [:]
         /// Records sent to devices in pages of missed change sets.
         public var syncRecordsSent = 0
+        /// Connections closed at once because the collector held as many as it allows (in all
+        /// or from their address).
+        public var connectionsRefused = 0
+        /// Connections closed because a request head or a body read did not come in time.
+        public var connectionsTimedOut = 0
 
         /// An all-zero snapshot.
         public init() {}
@@ -134,6 +139,16 @@ public final class CollectorMetrics: Sendable {
         counter(Self.retentionRecords).increment(by: Int64(outcome.recordsRemoved))
     }
 
+    func countConnectionRefused() {
+        state.withLock { $0.connectionsRefused += 1 }
+        counter(Self.connectionsRefused).increment()
+    }
+
+    func countConnectionTimedOut() {
+        state.withLock { $0.connectionsTimedOut += 1 }
+        counter(Self.connectionsTimedOut).increment()
+    }
+
     func countReject(_ code: CollectorError.Code) {
         state.withLock { $0.rejects[code.description, default: 0] += 1 }
         counter(Self.rejects, ("reason", code.description)).increment()
@@ -157,6 +172,8 @@ public final class CollectorMetrics: Sendable {
     private static let syncApplied = "hermes_collector_sync_change_sets_applied_total"
     private static let syncConflicts = "hermes_collector_sync_conflicts_total"
     private static let syncRecordsSent = "hermes_collector_sync_records_sent_total"
+    private static let connectionsRefused = "hermes_collector_connections_refused_total"
+    private static let connectionsTimedOut = "hermes_collector_connections_timed_out_total"
 
     /// Each counter's help text.
     private static let counters: [String: String] = [
@@ -173,6 +190,8 @@ public final class CollectorMetrics: Sendable {
         syncApplied: "Change sets applied by record sync.",
         syncConflicts: "Change sets refused by record sync, by reason.",
         syncRecordsSent: "Records sent in pages of missed change sets.",
+        connectionsRefused: "Connections closed at once: the collector held as many as it allows, in all or from their address.",
+        connectionsTimedOut: "Connections closed because a request head or a body read did not come in time.",
     ]
 
     /// The registry's counter for `name` and `labels` (made on first use, the same one after).
