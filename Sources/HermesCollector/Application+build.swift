@@ -91,7 +91,9 @@ public func buildApplication(
         server: .http1(
             configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
         ),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector"),
+        // A deep accept queue: connections refused past the limits are accepted and closed at once,
+        // so a flood of them does not make others wait on a full queue.
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector", backlog: 4_096),
         services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

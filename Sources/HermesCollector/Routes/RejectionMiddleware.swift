@@ -17,7 +17,8 @@ struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
             ]
             metadata["namespace"] = request.headers[.hermesNamespace].map { "\($0)" }
             metadata["batch_id"] = request.headers[.hermesBatchID].map { "\($0)" }
-            let level: Logger.Level = error.status.code >= 500 ? .error : .notice
+            // A store that fails is the operator's problem; a full budget is load, counted in /metrics.
+            let level: Logger.Level = error.status.code >= 500 && error.code != .busy ? .error : .notice
             context.logger.log(level: level, "request refused", metadata: metadata)
             throw error
         }

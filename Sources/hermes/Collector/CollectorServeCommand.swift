@@ -63,6 +63,16 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var maxBodyBytes: Int?
 
     @Option(
+        name: .customLong("max-connections-per-address"),
+        help: "The most connections held at once from one address; 0 for no limit (behind a proxy). (default: 512)")
+    var maxConnectionsPerAddress: Int?
+
+    @Option(
+        name: .customLong("max-bytes-in-flight"),
+        help: "The most bytes all requests in flight may hold (bodies and what they decompress to); past it: 503. (default: 134217728)")
+    var maxBytesInFlight: Int?
+
+    @Option(
         name: .customLong("retention-days"),
         help: "Keep this many days of records (by CREATE_TIME); older whole days are removed at start and hourly. Default: keep everything.")
     var retentionDays: Int?

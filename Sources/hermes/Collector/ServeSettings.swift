@@ -75,6 +75,14 @@ struct ServeSettings {
             initialConfiguration: try Self.initialConfiguration(string(flags.config, "config"))
         )
         collector.retentionDays = retentionDays
+        if let perAddress = int(flags.maxConnectionsPerAddress, "maxConnectionsPerAddress") {
+            guard perAddress >= 0 else { throw ValidationError("--max-connections-per-address must be 0 (no limit) or more.") }
+            collector.maxConnectionsPerAddress = perAddress
+        }
+        if let inFlight = int(flags.maxBytesInFlight, "maxBytesInFlight") {
+            guard inFlight >= maxBodyBytes else { throw ValidationError("--max-bytes-in-flight must be at least --max-body-bytes.") }
+            collector.maxBytesInFlight = inFlight
+        }
 
         let syncHistoryDays = int(flags.syncHistoryDays, "syncHistoryDays")
         if let syncHistoryDays, syncHistoryDays < 1 { throw ValidationError("--sync-history-days must be at least 1.") }

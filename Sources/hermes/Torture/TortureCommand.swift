@@ -6,6 +6,9 @@ struct TortureCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "torture",
         abstract: "Try to break Hermes' delivery promise: kill the app, break the network.",
-        subcommands: [CrashTortureCommand.self, BurstTortureCommand.self, FaultTortureCommand.self, CrashChildCommand.self, BurstChildCommand.self]
+        subcommands: [
+            CrashTortureCommand.self, BurstTortureCommand.self, FaultTortureCommand.self, HostileTortureCommand.self, CrashChildCommand.self,
+            BurstChildCommand.self,
+        ]
     )
 }
