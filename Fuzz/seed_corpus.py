@@ -10,7 +10,7 @@ import json
 import pathlib
 import sys
 
-V1_META, V1_PAYLOAD, V2_META, V2_PAYLOAD, SNIFFED, CONFIGURATION, SEALED_GZIP, SEALED_META_BLOCK = range(8)
+V1_META, V1_PAYLOAD, V2_META, V2_PAYLOAD, SNIFFED, CONFIGURATION, SEALED_GZIP, SEALED_META_BLOCK, PAYLOAD_SLOTS, SYNC_REQUEST = range(10)
 
 PACKET_TARGETS = {
     ("v1", "meta"): V1_META,
@@ -44,6 +44,15 @@ OUT_OF_RANGE = (
 )
 
 
+# Sync requests as devices send them: an empty one, and one with a create and an update.
+SYNC_REQUESTS = (
+    ("empty", '{"clientID":"ipad-7","schemaVersion":1,"maxRevision":0,"changeSets":[]}'),
+    ("changes", '{"clientID":"ipad-7","schemaVersion":2,"maxRevision":40,"cursor":"c1","changeSets":[{"sequence":3,"entries":['
+     '{"op":"create","type":"notes","id":-1,"revision":0,"attributes":{"title":"a\\u00e9","score":1}},'
+     '{"op":"update","type":"notes","id":7,"revision":39,"attributes":{"title":"b"}}]}]}'),
+)
+
+
 def main(vectors_path: str, output: str) -> None:
     out = pathlib.Path(output)
     out.mkdir(parents=True, exist_ok=True)
@@ -64,6 +73,12 @@ def main(vectors_path: str, output: str) -> None:
 
     for name, document in (("empty", "{}"), ("built-in", BUILT_IN), ("out-of-range", OUT_OF_RANGE)):
         seed(f"config-{name}", CONFIGURATION, document.encode())
+
+    # A slot count, then the slots' bytes (split evenly): 3 slots, and 9 (past the harness's 8).
+    seed("slots-3", PAYLOAD_SLOTS, bytes([2]) + b"0 Shop main\n1 Shop crash\n2 libc abort")
+    seed("slots-9", PAYLOAD_SLOTS, bytes([8]) + bytes(range(90)))
+    for name, request in SYNC_REQUESTS:
+        seed(f"sync-{name}", SYNC_REQUEST, request.encode())
 
 
 if __name__ == "__main__":

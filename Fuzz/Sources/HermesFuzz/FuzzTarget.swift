@@ -22,6 +22,13 @@ enum FuzzTarget: UInt8, CaseIterable {
     /// The meta lines of a v1 meta body, compressed and sealed here: the meta-line JSON the
     /// collector parses, which the fuzzer cannot reach through gzip's checksum either.
     case sealedMetaBlock
+    /// The payload slots of a v2 payload body made here from the input (a slot count, then the
+    /// slots' bytes), sealed with the v2 key and decoded within tight ``PacketLimits``: the
+    /// slot decoder past authentication, and the limits, which must refuse exactly what passes them.
+    case payloadSlots
+    /// A sync request body, as `POST /v1/sync` reads it: parsed, and a parsed one re-encoded and
+    /// parsed again unchanged, its `clientID` free of NUL.
+    case syncRequest
 
     /// The target `selector` picks.
     init(selector: UInt8) {
@@ -41,6 +48,8 @@ enum FuzzTarget: UInt8, CaseIterable {
         case .sealedMetaBlock:
             guard let compressed = try? Gzip.compress(data) else { preconditionFailure("gzip failed to compress") }
             Self.decodePacket(Self.sealV1(compressed), kind: .meta, version: 1)
+        case .payloadSlots: Self.decodeSlots(data)
+        case .syncRequest: Self.roundTripSyncRequest(data)
         }
     }
 
@@ -77,6 +86,44 @@ enum FuzzTarget: UInt8, CaseIterable {
             precondition(!line.isEmpty && !line.contains(0x0A), "an empty meta line or one with a newline")
             guard let meta = try? JSONValue(parsing: line) else { continue }
             precondition((try? JSONValue(parsing: meta.jsonBytes())) == meta, "a meta line does not survive parse → encode → parse")
+        }
+    }
+
+    /// The v2 key of the seeds, and the limits ``payloadSlots`` decodes within.
+    static let v2Cipher = try! AESGCMCipher(key: Array(0x00...0x0F), keyID: 7)
+    static let slotLimits = PacketLimits(blockBytes: 64 << 10, packetBytes: 128 << 10, records: 8)
+
+    /// Builds a payload packet of the input's slots, decodes it within ``slotLimits``, and checks
+    /// that it comes back whole when it is within them and is refused when it is not.
+    private static func decodeSlots(_ data: [UInt8]) {
+        guard let first = data.first else { return }
+        let count = Int(first % 12) + 1
+        let rest = Array(data.dropFirst())
+        let size = max(1, rest.count / count)
+        let payloads = (0..<count).map { Array(rest.dropFirst($0 * size).prefix(size)) }
+        let lines = (0..<count).map { Array(#"{"REPORT_ID":"s\#($0)"}"#.utf8) }
+        let packet = Packet(kind: .payload, metaLines: lines, payloads: payloads)
+        guard let body = try? WireFormat.v2(v2Cipher).encode(packet) else { return }
+        let opened = lines.reduce(lines.count - 1) { $0 + $1.count } + payloads.reduce(0) { $0 + $1.count }
+        let within = count <= slotLimits.records && opened <= slotLimits.packetBytes && payloads.allSatisfy { $0.count <= slotLimits.blockBytes }
+        do {
+            let decoded = try decoder.decode(body, kind: .payload, version: 2, limits: slotLimits)
+            precondition(within, "a packet past the limits was decoded (\(count) slots, \(opened) bytes)")
+            precondition(decoded.packet.payloads == payloads && decoded.packet.metaLines == lines, "payload slots do not survive encode → decode")
+        } catch {
+            precondition(!within, "a packet within the limits was refused: \(error)")
+        }
+    }
+
+    /// Parses a sync request and checks that a parsed one survives `jsonBytes()` → parse.
+    private static func roundTripSyncRequest(_ json: [UInt8]) {
+        guard let request = try? SyncRequest(jsonBytes: json) else { return }
+        precondition(!request.clientID.utf8.contains(0), "a clientID with a NUL was accepted")
+        do {
+            let again = try SyncRequest(jsonBytes: request.jsonBytes())
+            precondition(again == request, "a sync request does not survive jsonBytes() → parse")
+        } catch {
+            preconditionFailure("a sync request's jsonBytes() does not parse: \(error)")
         }
     }
 

@@ -34,7 +34,7 @@ struct FuzzRegressionTests {
         guard let selector = input.first else { throw HermesWireError(.emptyBatch, "no selector byte") }
         let data = Array(input.dropFirst())
         let packet: DecodedPacket
-        switch selector % 8 {
+        switch selector % 10 {
         case 0: packet = try decoder.decode(data, kind: .meta, version: 1)
         case 1: packet = try decoder.decode(data, kind: .payload, version: 1)
         case 2: packet = try decoder.decode(data, kind: .meta, version: 2)
@@ -44,7 +44,13 @@ struct FuzzRegressionTests {
             _ = try ConfigurationDocument(jsonBytes: ConfigurationDocument(jsonBytes: data).jsonBytes())
             return
         case 6: packet = try decoder.decode(v1Cipher.seal(data, authenticating: []), kind: .meta, version: 1)
-        default: packet = try decoder.decode(v1Cipher.seal(Gzip.compress(data), authenticating: []), kind: .meta, version: 1)
+        case 7: packet = try decoder.decode(v1Cipher.seal(Gzip.compress(data), authenticating: []), kind: .meta, version: 1)
+        case 8:
+            packet = try decoder.decode(
+                data, kind: .payload, version: 2, limits: PacketLimits(blockBytes: 64 << 10, packetBytes: 128 << 10, records: 8))
+        default:
+            _ = try SyncRequest(jsonBytes: SyncRequest(jsonBytes: data).jsonBytes())
+            return
         }
         for line in packet.packet.metaLines {
             _ = try JSONValue(parsing: line)

@@ -79,7 +79,8 @@ package struct HostileTorture {
             port: 0, appKeys: [HostileCollector.appKey], adminToken: Hex.string(Hex.randomBytes(16)),
             keyring: Keyring([try AESGCMCipher(key: key, keyID: 1)]),
             initialConfiguration: ConfigurationDocument(
-                revision: 1, namespaces: ["hermes": .hermesDefault, Self.namespace: NamespaceConfiguration(monitorList: [MonitorItem(type: "appLag")])]
+                revision: 1,
+                namespaces: ["hermes": .hermesDefault, Self.namespace: NamespaceConfiguration(monitorList: [MonitorItem(type: "appLag")])]
             )
         )
         // Short enough for the run to watch stalled connections close.
@@ -114,7 +115,8 @@ extension HostileTorture.Outcome {
         }
         report.add("peak_rss_mb", peakRSSMegabytes, "peak RSS of collector and attacker (MB)")
         report.add("legit_upload_ms_under_idle_flood", legitUploadMillisecondsUnderIdleFlood, "a real upload while the idle flood is open (ms)")
-        report.add("records_deleted_without_ack", Double(recordsDeletedWithoutAcknowledgement), "records deleted without an acknowledgement (must be 0)")
+        report.add(
+            "records_deleted_without_ack", Double(recordsDeletedWithoutAcknowledgement), "records deleted without an acknowledgement (must be 0)")
         report.add("cases_failed", Double(cases.filter { !$0.held }.count), "cases that did not hold (must be 0)")
         return report
     }
