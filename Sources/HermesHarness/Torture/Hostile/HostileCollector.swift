@@ -149,6 +149,23 @@ struct HostileCollector: Sendable {
         )
     }
 
+    /// Raises the process's limit on open files to `wanted` when it may (root may raise the hard
+    /// limit too), so that the flood and the collector fit in one process.
+    static func raiseOpenFileLimit(to wanted: Int) {
+        var limit = rlimit(rlim_cur: rlim_t(wanted), rlim_max: rlim_t(wanted))
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        if setrlimit(resource, &limit) != 0 {
+            // Not allowed past the hard limit: take the hard limit.
+            guard getrlimit(resource, &limit) == 0 else { return }
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(resource, &limit)
+        }
+    }
+
     /// The process's limit on open files.
     static var openFileLimit: Int {
         var limit = rlimit()
