@@ -10,7 +10,7 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as a value that can grow new cases without breaking callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
-            case emptyType, emptyMeta, emptyPrefix, invalidMeta
+            case emptyType, emptyMeta, emptyPrefix, invalidMeta, invalidText
             case namespaceNotConfigured, notGathering, typeNotMonitored, sampledOut
             case metaTooLarge, payloadTooLarge
             case bufferFull, shutDown, storeUnavailable, invalidConfiguration
@@ -30,6 +30,8 @@ public struct HermesError: Error, Sendable, CustomStringConvertible {
         public static let emptyPrefix = Code(.emptyPrefix)
         /// `meta` cannot be written as JSON (NaN or an infinity, or an `Encodable` that is not a JSON object).
         public static let invalidMeta = Code(.invalidMeta)
+        /// `type` or `prefix` holds a NUL character, which no collector stores (`CheckedText`).
+        public static let invalidText = Code(.invalidText)
         /// The namespace has no server, cached or registered configuration.
         public static let namespaceNotConfigured = Code(.namespaceNotConfigured)
         /// The namespace's `isGather` is off.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HermesCollector
 import HermesHarness
 
@@ -36,6 +37,12 @@ struct HostileTortureCommand: AsyncParsableCommand {
     func run() async throws {
         try await options.report("torture hostile") { _ in
             let outcome = try await HostileTorture(idleConnections: idleConnections, postgresURL: storage).run()
+            if options.json {
+                // What each case sent and what happened, beside the JSON figures on standard output.
+                for item in outcome.cases {
+                    FileHandle.standardError.write(Data("\(item.held ? "held" : "FAILED") \(item.name): sent \(item.sent); \(item.happened)\n".utf8))
+                }
+            }
             return (outcome.report(), outcome.held)
         }
     }

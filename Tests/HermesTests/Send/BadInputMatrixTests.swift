@@ -22,6 +22,8 @@ struct BadInputMatrixTests {
         BadCall(name: "empty type through a handle", code: .emptyType) { $0.namespace("JZ").send(type: "", meta: ["a": 1]) },
         BadCall(name: "empty prefix", code: .emptyPrefix) { $0.send(type: "pay", prefix: "", meta: ["a": 1]) },
         BadCall(name: "empty meta", code: .emptyMeta) { $0.send(type: "appLag", meta: [:]) },
+        BadCall(name: "NUL in a type", code: .invalidText) { $0.send(type: "app\u{0}Lag", meta: ["a": 1]) },
+        BadCall(name: "NUL in a prefix", code: .invalidText) { $0.send(type: "pay", prefix: "J\u{0}Z", meta: ["a": 1]) },
         BadCall(name: "meta over maxMetaKByte", code: .metaTooLarge) {
             $0.send(type: "appLag", meta: ["blob": .string(String(repeating: "x", count: 11 * 1_024))])
         },
