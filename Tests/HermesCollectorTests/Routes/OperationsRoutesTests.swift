@@ -73,6 +73,8 @@ struct OperationsRoutesTests {
                 "hermes_collector_retention_days_dropped_total 0",
                 "hermes_collector_retention_records_removed_total 0",
                 "hermes_collector_retention_failures_total 0",
+                "hermes_collector_connections_refused_total 0",
+                "hermes_collector_connections_timed_out_total 0",
                 "hermes_collector_sync_requests_total 0",
                 "hermes_collector_sync_change_sets_applied_total 0",
                 "hermes_collector_sync_records_sent_total 0",
