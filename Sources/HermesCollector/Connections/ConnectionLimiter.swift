@@ -40,12 +40,6 @@ final class ConnectionLimiter: Sendable {
     var total: Int { held.withLock { $0.total } }
 }
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 extension ConnectionLimiter {
     /// Descriptors kept for everything but client connections: the store, logs, the listener.
     static let reservedDescriptors = 256
@@ -54,13 +48,7 @@ extension ConnectionLimiter {
     /// ``reservedDescriptors`` left over: a flood of connections then meets the limit before
     /// the process runs out of descriptors.
     static func openFileCeiling(below wanted: Int) -> Int {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let read = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        let read = getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
-        guard read == 0, limit.rlim_cur < rlim_t(Int.max) else { return wanted }
-        return max(1, min(wanted, Int(limit.rlim_cur) - reservedDescriptors))
+        guard let limit = OpenFileLimit.current else { return wanted }
+        return max(1, min(wanted, limit - reservedDescriptors))
     }
 }

@@ -1,11 +1,7 @@
 package import Foundation
 package import Hermes
+import HermesCollector
 package import HermesWire
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The cases of ``HostileTorture`` played against the collector over loopback HTTP, with the
 /// app key and the key an unpacked app gives away.
@@ -110,7 +106,7 @@ struct HostileCollector: Sendable {
     func idleFlood(_ wanted: Int) async throws -> (HostileTorture.Case, Double) {
         let flood = IdleFlood()
         defer { flood.close() }
-        let count = min(wanted, Self.openFileLimit - 1_500)
+        let count = min(wanted, (OpenFileLimit.current ?? 20_000) - 1_500)
         let clock = ContinuousClock()
         let start = clock.now
         let opened = try await onThread { [port] in flood.open(count, from: "127.0.0.2", to: port) }
@@ -147,33 +143,5 @@ struct HostileCollector: Sendable {
             happened: "\(closed) closed by the collector within \(Int(ms)) ms (read timeout \(timeout))",
             held: closed == opened, milliseconds: ms
         )
-    }
-
-    /// Raises the process's limit on open files to `wanted` when it may (root may raise the hard
-    /// limit too), so that the flood and the collector fit in one process.
-    static func raiseOpenFileLimit(to wanted: Int) {
-        var limit = rlimit(rlim_cur: rlim_t(wanted), rlim_max: rlim_t(wanted))
-        #if canImport(Glibc)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        if setrlimit(resource, &limit) != 0 {
-            // Not allowed past the hard limit: take the hard limit.
-            guard getrlimit(resource, &limit) == 0 else { return }
-            limit.rlim_cur = limit.rlim_max
-            _ = setrlimit(resource, &limit)
-        }
-    }
-
-    /// The process's limit on open files.
-    static var openFileLimit: Int {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let read = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        let read = getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
-        return read == 0 && limit.rlim_cur < rlim_t(Int.max) ? Int(limit.rlim_cur) : 20_000
     }
 }

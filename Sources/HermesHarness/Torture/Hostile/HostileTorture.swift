@@ -48,7 +48,7 @@ package struct HostileTorture {
 
     package func run() async throws -> Outcome {
         // The flood's sockets and the collector's in one process: room for both.
-        HostileCollector.raiseOpenFileLimit(to: 2 * idleConnections + 5_000)
+        OpenFileLimit.raise(to: 2 * idleConnections + 5_000)
         ResidentMemory.resetPeak()
         // Every refusal of the run is expected: the collector says nothing short of a failure.
         var logger = TortureLog.quiet
