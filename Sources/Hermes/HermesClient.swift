@@ -27,6 +27,8 @@ public final class HermesClient: Sendable {
     let logger: Logger
     let writer: StoreWriter
     let ledger = LossLedger()
+    /// The 2xx upload answers that acknowledged nothing, per namespace.
+    let unacknowledged: UnacknowledgedAnswers
     let shutdownHooks = ShutdownHooks()
     /// The configuration in force; the upload engine and the store writer ask it too.
     let configurationService: ConfigurationService
@@ -91,13 +93,17 @@ public final class HermesClient: Sendable {
             ledger: ledger
         )
         self.writer = writer
+        let unacknowledged = UnacknowledgedAnswers(logger: logger)
+        self.unacknowledged = unacknowledged
         let engine = UploadEngine(
             context: UploadContext(
                 writer: writer, ledger: ledger, transport: configuration.transport,
                 wireFormat: configuration.credentials.wireFormat, appKey: configuration.credentials.appKey,
                 deviceID: builder.deviceID, wallClock: configuration.wallClock, logger: logger,
                 requestTimeout: configuration.requestTimeout,
-                uploadsAllowed: { profiles.profile.settings.consent == .granted }
+                uploadsAllowed: { profiles.profile.settings.consent == .granted },
+                acceptsUnacknowledgedSuccess: configuration.acceptsUnacknowledgedSuccess,
+                unacknowledged: unacknowledged
             ),
             configurationService: configurationService,
             defaultEndpoint: configuration.defaultCollectorURL,
@@ -278,11 +284,13 @@ public final class HermesClient: Sendable {
 
     /// What Hermes lost and holds: records that left the store without reaching the collector,
     /// per namespace and reason (and the collector's codes for the ones it rejected), records
-    /// waiting in memory for the store, and the namespaces whose uploads are paused.
+    /// waiting in memory for the store, the namespaces whose uploads are paused, and the 2xx
+    /// answers that acknowledged nothing.
     public func diagnostics() -> Diagnostics {
         Diagnostics(
             losses: ledger.snapshot, bufferedRecords: writer.backlog, quarantinedFiles: writer.quarantinedFiles,
-            rejections: ledger.rejections, blocked: engine.blocks.snapshot, journalStalls: writer.journal.stalls
+            rejections: ledger.rejections, blocked: engine.blocks.snapshot, journalStalls: writer.journal.stalls,
+            unacknowledged: unacknowledged.snapshot
         )
     }
 }

@@ -63,6 +63,17 @@ extension HermesClient {
         /// What the client collects by itself into the `hermes` namespace: crashes, hangs,
         /// launch time, network samples.
         public var monitoring = MonitoringOptions()
+        /// Whether any 2xx answer to an upload counts as delivered (`false` by default).
+        ///
+        /// By default a batch is deleted only when the answer proves that a Hermes collector
+        /// stored it: the header `X-Hermes-Batch-Ack` carries the request's batch id, or the body
+        /// is a collector's answer whose `stored`, `duplicates` and `rejected` account for every
+        /// record of the batch. Any other 2xx keeps the records, retries them with backoff and
+        /// counts in ``Diagnostics/unacknowledged``. Turn this on only for a server of your own
+        /// that answers a bare 200: it risks deleting records no collector stored whenever the
+        /// URL reaches something else that answers 200 (a captive portal, a load balancer's
+        /// default page, a wrong URL).
+        public var acceptsUnacknowledgedSuccess = false
 
         /// Creates a configuration; the edges default to the real network, clocks and randomness.
         public init(

@@ -19,12 +19,20 @@ public struct Diagnostics: Sendable, Hashable {
     /// Corrupt store files moved aside (kept for diagnosis). Their rows count as
     /// ``LossReason/quarantined`` when the file could still be read.
     public var quarantinedFiles: [String]
+    /// Upload answers that were 2xx but proved nothing, per namespace: neither the header
+    /// `X-Hermes-Batch-Ack` naming the batch nor a collector's answer counting its records (a
+    /// captive portal, a load balancer's default page, a wrong URL). Nothing was deleted: the
+    /// batch went back to pending and is retried with backoff. A count that keeps growing means
+    /// the collector URL does not reach a Hermes collector (docs/delivery.md, "Acknowledgement").
+    public var unacknowledged: [String: Int]
 
     /// Creates a snapshot.
     public init(
         losses: [String: [LossReason: Int]], bufferedRecords: Int, quarantinedFiles: [String] = [],
-        rejections: [String: [String: Int]] = [:], blocked: [String: UploadBlock] = [:], journalStalls: Int = 0
+        rejections: [String: [String: Int]] = [:], blocked: [String: UploadBlock] = [:], journalStalls: Int = 0,
+        unacknowledged: [String: Int] = [:]
     ) {
+        self.unacknowledged = unacknowledged
         self.journalStalls = journalStalls
         self.losses = losses
         self.rejections = rejections

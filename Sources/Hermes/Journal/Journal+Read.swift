@@ -6,11 +6,14 @@ import Synchronization
 // Reading, on the store writer's queue: take records, commit cursors, retire consumed segments.
 extension Journal {
     /// Reads up to `limit` records the store has not committed yet: the segments' complete
-    /// frames in order, then the memory buffer. Nothing is consumed until ``commit(_:)``.
+    /// frames in order, then the memory buffer, with the frames found lost at open. Nothing is
+    /// consumed until ``commit(_:)``.
     func take(limit: Int) -> Take {
-        let (sealed, active, memory) = state.withLock { state in (state.sealed, state.active, state.memory.prefix(limit)) }
+        let (sealed, active, memory, lostAtOpen) = state.withLock { state in
+            (state.sealed, state.active, state.memory.prefix(limit), state.unreportedTorn)
+        }
         let entries = sealed + (active.map { [$0] } ?? [])
-        var batch = JournalBatch()
+        var batch = JournalBatch(torn: lostAtOpen, lostAtOpen: lostAtOpen)
         var waiting = false
         reading: for (index, entry) in entries.enumerated() where !entry.isConsumed {
             var offset = entry.cursor
@@ -82,6 +85,7 @@ extension Journal {
                 }
             }
             state.memory.removeFirst(batch.fromMemory)
+            state.unreportedTorn -= batch.lostAtOpen
             return Self.takeConsumed(&state)
         }
         return remove(finished)

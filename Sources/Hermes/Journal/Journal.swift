@@ -83,6 +83,17 @@ final class Journal: @unchecked Sendable {
         var stalls = 0
         var overflowLogged = false
 
+        /// Frames of segments left by an earlier run that were lost without being read (a
+        /// damaged header): counted as torn by the next batch taken.
+        var unreportedTorn = 0
+
+        /// Takes up a segment an earlier run left, to be read up to `end`.
+        mutating func recover(_ segment: JournalSegment, end: Int) {
+            sealed.append(JournalEntry(segment: segment, end: end, isRecovered: true))
+            bytesOnDisk += segment.capacity
+            nextSequence = max(nextSequence, segment.sequence + 1)
+        }
+
         /// Keeps spares in sequence order (a caller's stall may finish before the preparer's segment).
         mutating func addSpare(_ segment: JournalSegment) {
             spares.insert(segment, at: spares.firstIndex { $0.sequence > segment.sequence } ?? spares.endIndex)
@@ -115,14 +126,21 @@ final class Journal: @unchecked Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             fileProtection.apply(toJournal: directory)
             for url in try Self.segmentFiles(in: directory) {
-                guard let segment = try? JournalSegment.reopen(url) else {
+                switch Result(catching: { try JournalSegment.reopen(url) }) {
+                case .success(.segment(let segment)):
+                    state.recover(segment, end: segment.capacity)
+                case .success(.unfinished):
                     // A segment whose creation never finished holds no record.
                     try? FileManager.default.removeItem(at: url)
-                    continue
+                case .success(.damaged(let segment)):
+                    Self.salvage(segment, into: &state, logger: logger)
+                case .failure(let error):
+                    state.unreportedTorn += 1
+                    logger.error(
+                        "hermes: a journal segment cannot be read; it is deleted, its records count as torn (at least 1, how many is unknown)",
+                        metadata: ["file": "\(url.lastPathComponent)", "error": "\(error)"])
+                    try? FileManager.default.removeItem(at: url)
                 }
-                state.sealed.append(JournalEntry(segment: segment, end: segment.capacity, isRecovered: true))
-                state.bytesOnDisk += segment.capacity
-                state.nextSequence = max(state.nextSequence, segment.sequence + 1)
             }
         } catch {
             state.blocked = "the journal folder cannot be used (\(error))"
@@ -130,6 +148,27 @@ final class Journal: @unchecked Sendable {
         }
         self.state = Mutex(state)
         scheduleSpares()
+    }
+
+    /// Takes up the records of a segment whose header is damaged that still verify, to be read
+    /// like any recovered segment's, and counts the frames after them as torn (at least one
+    /// when a frame that does not verify stopped the scan: how many followed it is unknown).
+    /// Logs one error line for the segment.
+    private static func salvage(_ segment: JournalSegment, into state: inout State, logger: Logger) {
+        let verified = segment.verifiedFrames()
+        let torn = verified.stoppedAtDamage ? 1 : 0
+        state.unreportedTorn += torn
+        logger.error(
+            "hermes: a journal segment's header is damaged; the records that verify are kept, the rest count as torn",
+            metadata: [
+                "file": "\(segment.url.lastPathComponent)", "records": "\(verified.records)", "torn": "\(torn)",
+                "torn_count": "\(verified.stoppedAtDamage ? "at least: what followed the first frame that does not verify is unknown" : "exact")",
+            ])
+        if verified.records > 0 {
+            state.recover(segment, end: verified.end)
+        } else {
+            segment.remove()
+        }
     }
 
     private static func segmentFiles(in directory: URL) throws -> [URL] {
@@ -174,8 +213,10 @@ final class Journal: @unchecked Sendable {
     /// Records appended since the journal opened (the journal's and the memory buffer's).
     var enqueued: UInt64 { state.withLock { $0.enqueued } }
 
-    /// Whether segments left by an earlier run still hold unread frames.
-    var isRecovering: Bool { state.withLock { $0.sealed.contains { $0.isRecovered && !$0.isConsumed } } }
+    /// Whether segments left by an earlier run still hold unread frames, or lost frames not yet counted.
+    var isRecovering: Bool {
+        state.withLock { state in state.unreportedTorn > 0 || state.sealed.contains { $0.isRecovered && !$0.isConsumed } }
+    }
 
     /// Records waiting in the memory buffer.
     var bufferedRecords: Int { state.withLock { $0.memory.count } }

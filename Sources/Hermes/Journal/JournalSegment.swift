@@ -97,25 +97,41 @@ final class JournalSegment: @unchecked Sendable {
         }
     }
 
+    /// What ``reopen(_:)`` found in a file an earlier run left.
+    enum Reopened {
+        /// A segment, mapped to read what it holds.
+        case segment(JournalSegment)
+        /// A segment whose creation never finished: too short to hold a frame, or nothing but
+        /// zeros (``create(sequence:in:capacity:)`` writes the header last). It holds no record.
+        case unfinished
+        /// A file whose header does not check out although bytes were written to it: mapped,
+        /// so that the frames that still verify can be read (``verifiedFrames()``).
+        case damaged(JournalSegment)
+    }
+
     /// Maps a segment left by an earlier run, to read what it holds.
-    /// - Returns: `nil` when the file is not a segment (too short, wrong magic or version).
-    /// - Throws: ``JournalError`` when it cannot be opened or mapped.
-    static func reopen(_ url: URL) throws -> JournalSegment? {
-        guard let sequence = sequence(ofFileNamed: url.lastPathComponent) else { return nil }
+    /// - Throws: ``JournalError`` when the file is not named as a segment or cannot be opened or mapped.
+    static func reopen(_ url: URL) throws -> Reopened {
+        guard let sequence = sequence(ofFileNamed: url.lastPathComponent) else {
+            throw JournalError(description: "\(url.lastPathComponent) is not named as a segment")
+        }
         let descriptor = open(url.path, O_RDWR | O_CLOEXEC)
         guard descriptor >= 0 else { throw JournalError.system("open \(url.lastPathComponent)", errno) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw JournalError.system("stat \(url.lastPathComponent)", errno) }
         let size = Int(status.st_size)
-        guard size >= fileHeaderSize + frameHeaderSize else { return nil }
+        guard size >= fileHeaderSize + frameHeaderSize else { return .unfinished }
         let base = try map(descriptor, capacity: size)
         let identity = Int64(littleEndian: base.load(fromByteOffset: 24, as: Int64.self))
         let segment = JournalSegment(sequence: sequence, identity: identity, url: url, capacity: size, base: base)
         guard UInt32(littleEndian: base.load(as: UInt32.self)) == magic,
             UInt32(littleEndian: base.load(fromByteOffset: 4, as: UInt32.self)) == formatVersion
-        else { return nil }
-        return segment
+        else {
+            let written = UnsafeRawBufferPointer(start: base, count: size).contains { $0 != 0 }
+            return written ? .damaged(segment) : .unfinished
+        }
+        return .segment(segment)
     }
 
     private static func writeZeros(_ descriptor: Int32, count: Int) throws {
@@ -182,6 +198,29 @@ final class JournalSegment: @unchecked Sendable {
         case record(PendingRecord, size: Int)
         /// Reserved, but its bytes do not check out (a torn or damaged frame).
         case damaged(size: Int)
+    }
+
+    /// The frames that can be trusted in a segment whose header is damaged: from the first
+    /// frame on, each complete and verified by its CRC, up to the first that is not.
+    /// - Returns: where they end, how many records they hold, and whether a frame that does not
+    ///   verify stopped the scan (then that frame is lost, and whatever followed it: how many
+    ///   records that was cannot be known).
+    func verifiedFrames() -> (end: Int, records: Int, stoppedAtDamage: Bool) {
+        var offset = Self.firstFrame
+        var records = 0
+        // Each record moves the offset on by at least one frame header: the scan ends.
+        while offset < capacity {
+            switch frame(at: offset) {
+            case .record(_, let size):
+                records += 1
+                offset += size
+            case .end:
+                return (offset, records, false)
+            case .incomplete, .damaged:
+                return (offset, records, true)
+            }
+        }
+        return (offset, records, false)
     }
 
     /// Reads the frame at `offset`. A length that would run past the segment reads as

@@ -1,10 +1,14 @@
 import HermesWire
 
 /// What an upload's answer means for its batch (specification §6.4). No answer deletes a record it is not
-/// about: only the records a 2xx answer lists as rejected leave the store undelivered.
+/// about: only the records a 2xx answer lists as rejected leave the store undelivered, and only a 2xx
+/// that proves a Hermes collector stored the batch deletes anything.
 enum ResponseAction: Equatable, Sendable {
-    /// 2xx: stored, except the records listed (by the collector's per-record checks).
+    /// 2xx that acknowledges the batch: stored, except the records listed (by the collector's per-record checks).
     case delivered(rejected: [UploadAnswer.Rejection])
+    /// 2xx that proves nothing (no `X-Hermes-Batch-Ack` naming the batch, no answer body counting
+    /// its records): a captive portal, a default backend, a wrong URL. Back to pending, back off.
+    case unacknowledged
     /// Network error, 5xx, 408, 429 (and anything unexpected): back to pending, back off.
     case retry(retryAfter: Duration?)
     /// 413: the batch is too large for the server; halve it.
@@ -24,11 +28,21 @@ enum ResponseAction: Equatable, Sendable {
         var refreshesConfiguration: Bool { reason == .packetRefused }
     }
 
-    init(_ response: TransportResponse) {
+    /// Reads the answer to the upload of one batch.
+    /// - Parameters:
+    ///   - response: the answer.
+    ///   - batchID: the batch id the request carried (`X-Hermes-Batch-Id`).
+    ///   - records: the records the batch carried.
+    ///   - acceptsUnacknowledgedSuccess: any 2xx delivers, as from a server that answers a bare
+    ///     200 (``HermesClient/Configuration/acceptsUnacknowledgedSuccess``).
+    init(_ response: TransportResponse, batchID: String, records: Int, acceptsUnacknowledgedSuccess: Bool = false) {
         let status = response.status
         switch status {
         case 200..<300:
-            self = .delivered(rejected: UploadAnswer(body: response.body).rejected)
+            let acknowledged =
+                response.header(HermesHeader.batchAcknowledged) == batchID
+                || UploadAnswer(strictBody: response.body)?.accounts(forRecords: records) == true
+            self = acknowledged || acceptsUnacknowledgedSuccess ? .delivered(rejected: UploadAnswer(body: response.body).rejected) : .unacknowledged
         case 413:
             self = .halve
         case 408, 429, 500..<600:

@@ -15,4 +15,8 @@ struct UploadContext: Sendable {
     let requestTimeout: Duration
     /// Whether uploads may run (consent granted); read by each round's gates.
     let uploadsAllowed: @Sendable () -> Bool
+    /// Whether any 2xx delivers a batch (``HermesClient/Configuration/acceptsUnacknowledgedSuccess``).
+    let acceptsUnacknowledgedSuccess: Bool
+    /// Where 2xx answers that proved nothing are counted and logged.
+    let unacknowledged: UnacknowledgedAnswers
 }

@@ -25,7 +25,8 @@ struct UploadRound: Sendable {
 
     /// Why a namespace must wait before its next automatic round.
     enum Wait: Sendable, Equatable {
-        /// A failure to get the batch stored (network, 5xx, 408, 429): back off, honouring `Retry-After`.
+        /// A failure to get the batch stored (network, 5xx, 408, 429, a 2xx that acknowledged
+        /// nothing): back off, honouring `Retry-After`.
         case retry(after: Duration?)
         /// A refusal no quick retry will fix: pause the namespace (``UploadBlock``).
         case pause(ResponseAction.Refusal)
@@ -112,7 +113,13 @@ struct UploadRound: Sendable {
                 if Task.isCancelled { return (.cancelled, nil) }
                 return (.retryLater(reason: "\(error)"), .retry(after: nil))
             }
-            let action = ResponseAction(response)
+            let action = ResponseAction(
+                response, batchID: current.batch.id, records: current.batch.rows.count,
+                acceptsUnacknowledgedSuccess: context.acceptsUnacknowledgedSuccess
+            )
+            if action == .unacknowledged {
+                context.unacknowledged.record(namespace: namespace, status: response.status, body: response.body)
+            }
             guard case .delivered(let rejected) = action else {
                 let failure = "HTTP \(response.status): \(String(decoding: response.body.prefix(200), as: UTF8.self))"
                 if let ending = settle(refused: action, rows: current.batch.rows.count, failure: failure, batchSize: &batchSize) {
@@ -170,6 +177,9 @@ struct UploadRound: Sendable {
             return nil
         case .retry(let retryAfter):
             return (.retryLater(reason: failure), .retry(after: retryAfter))
+        case .unacknowledged:
+            // The batch stays claimed in the round's held batches, whose cleanup puts it back.
+            return (.retryLater(reason: "unacknowledged \(failure)"), .retry(after: nil))
         case .halve where halve(&batchSize, rows: rows):
             return nil
         case .halve:

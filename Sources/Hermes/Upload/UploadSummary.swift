@@ -11,6 +11,9 @@ public struct UploadSummary: Sendable, Hashable {
         /// On a metered network, the 24-hour traffic window is used up (`maxFlowMByte`).
         case quotaExceeded
         /// The collector could not take the batch now; the round retries after a backoff.
+        /// A 2xx answer that did not prove a Hermes collector stored the batch ends a round
+        /// this way too, with a reason starting `unacknowledged HTTP <status>` (its records are
+        /// kept; see ``Diagnostics/unacknowledged``).
         case retryLater(reason: String)
         /// The round was cancelled (shutdown); its batch went back to pending.
         case cancelled

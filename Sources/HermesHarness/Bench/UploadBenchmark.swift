@@ -112,7 +112,8 @@ package struct UploadBenchmark {
     }
 }
 
-/// A collector that takes every request at once: only counts it and answers 200.
+/// A collector that takes every request at once: only counts it and answers 200 with the
+/// batch's acknowledgement header.
 private final class AcceptingTransport: Transport {
     private let totals = Mutex((requests: 0, metaBytes: 0, payloadBytes: 0))
 
@@ -128,6 +129,7 @@ private final class AcceptingTransport: Transport {
             totals.requests += 1
             if isPayload { totals.payloadBytes += request.body.count } else { totals.metaBytes += request.body.count }
         }
-        return TransportResponse(status: 200)
+        // Acknowledges the batch as the collector does, or the client would keep every record.
+        return TransportResponse(status: 200, headers: [HermesHeader.batchAcknowledged: request.headers[HermesHeader.batchID] ?? ""])
     }
 }

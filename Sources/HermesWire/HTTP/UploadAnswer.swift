@@ -2,8 +2,10 @@
 /// collector that writes it and the SDK that reads it:
 /// `{"stored": n, "duplicates": m, "rejected": [{"index": i, "REPORT_ID": "…", "code": "…", "reason": "…"}]}`.
 ///
-/// Records not listed in `rejected` were stored (or were already stored). An empty or
-/// unreadable body — the seed's collector answers 200 with none — means every record was stored.
+/// Records not listed in `rejected` were stored (or were already stored). ``init(body:)`` reads
+/// any body leniently (an empty or unreadable one lists no rejection); ``init(strictBody:)``
+/// reads only a collector's answer, the one that can prove an upload was stored
+/// (specification §6.4).
 ///
 /// ```swift
 /// let answer = UploadAnswer(body: response.body)
@@ -62,6 +64,35 @@ public struct UploadAnswer: Sendable, Hashable {
             else { return nil }
             return Rejection(index: index, reportID: entry[RecordField.reportID]?.stringValue, code: code, reason: reason)
         }
+    }
+
+    /// Reads a body only when it is a collector's answer: a JSON object with integer `stored`
+    /// and `duplicates` (not negative) and a `rejected` array whose every entry has an integer
+    /// `index`, a `code` and a `reason`. Anything else — an empty body, `OK`, `{}`, a web page —
+    /// is `nil`: unlike ``init(body:)``, it proves nothing about what was stored.
+    /// - Parameter body: the response body.
+    public init?(strictBody body: [UInt8]) {
+        guard case .object(let object)? = try? JSONValue(parsing: body),
+            case .int(let stored)? = object["stored"], case .int(let duplicates)? = object["duplicates"],
+            stored >= 0, duplicates >= 0, let stored = Int(exactly: stored), let duplicates = Int(exactly: duplicates),
+            case .array(let entries)? = object["rejected"]
+        else { return nil }
+        var rejected: [Rejection] = []
+        for entry in entries {
+            guard case .int(let index)? = entry["index"], let index = Int(exactly: index),
+                let code = entry["code"]?.stringValue, let reason = entry["reason"]?.stringValue
+            else { return nil }
+            rejected.append(Rejection(index: index, reportID: entry[RecordField.reportID]?.stringValue, code: code, reason: reason))
+        }
+        self.init(stored: stored, duplicates: duplicates, rejected: rejected)
+    }
+
+    /// Whether the answer accounts for every record of an upload of `records` records:
+    /// `stored + duplicates + rejected.count == records`.
+    public func accounts(forRecords records: Int) -> Bool {
+        // Counts come from the network: a sum past Int.max accounts for nothing.
+        let (counted, overflow) = stored.addingReportingOverflow(duplicates)
+        return !overflow && records - rejected.count == counted
     }
 
     /// The body as JSON; a rejection without a `REPORT_ID` leaves the key out.

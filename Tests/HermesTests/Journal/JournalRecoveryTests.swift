@@ -54,4 +54,52 @@ struct JournalRecoveryTests {
         let left = try FileManager.default.contentsOfDirectory(atPath: harness.directory.appendingPathComponent(Journal.directoryName).path)
         #expect(left.filter { $0.hasSuffix(".journal") }.isEmpty)
     }
+
+    @Test func aSegmentWithADamagedHeaderIsCountedAndLoggedAndItsVerifiedRecordsAreStored() async throws {
+        // Given one journal segment holding 350 records an earlier run left, whose header's
+        // magic was overwritten and whose 201st frame has a damaged byte
+        let harness = Harness()
+        let journal = Journal(
+            storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
+            fileProtection: .none, logger: .init(label: "hermes.tests"))
+        let builder = RecordBuilder(
+            app: .init(name: "Demo", version: "1.2.0", build: "42"),
+            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
+        for index in 0..<350 {
+            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
+            let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
+            _ = journal.append(record)
+        }
+        let folder = harness.directory.appendingPathComponent(Journal.directoryName)
+        let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "journal" }
+        let file = try #require(files.count == 1 ? files.first : nil)
+        var bytes = try Data(contentsOf: file)
+        var frame = JournalSegment.firstFrame
+        for _ in 0..<200 {
+            let length = Int(bytes[frame]) | Int(bytes[frame + 1]) << 8 | Int(bytes[frame + 2]) << 16 | Int(bytes[frame + 3]) << 24
+            frame += JournalSegment.frameSize(body: length)
+        }
+        bytes.replaceSubrange(0..<4, with: Array("XXXX".utf8))
+        bytes[frame + JournalSegment.frameHeaderSize + JournalRecordCodec.headerSize + 1] ^= 0x40
+        try bytes.write(to: file)
+
+        // When a client starts on that folder and flushes
+        let logs = CapturedLogs()
+        let client = try HermesClient(configuration: harness.configuration(), logger: logs.logger)
+        client.start()
+        try await client.flush()
+        let diagnostics = client.diagnostics()
+        await client.shutdown()
+
+        // Then the 200 records before the damage are stored, the rest count as torn (at
+        // least one: how many frames followed the damaged one is unknown), one error line
+        // names the file, and the segment is gone
+        #expect(try harness.metas("meta").map { $0["i"]?.intValue } == (0..<200).map { Int64($0) })
+        #expect(diagnostics.lost(StoreWriter.tornNamespace, .torn) == 1)
+        let errors = logs.all.filter { $0.level == .error && $0.message.contains("header is damaged") }
+        #expect(errors.count == 1)
+        #expect(errors.first?.metadata["file"] == file.lastPathComponent)
+        #expect(errors.first?.metadata["records"] == "200" && errors.first?.metadata["torn"] == "1")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
 }

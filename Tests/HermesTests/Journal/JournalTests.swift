@@ -204,4 +204,100 @@ struct JournalTests {
         #expect(ids.count == 20_000)
         #expect(Set(ids).count == 20_000)
     }
+
+    /// Writes segment 1 holding `records` records, as an earlier run left it.
+    /// - Returns: its file and where each frame starts.
+    private func segmentLeftBehind(records: [PendingRecord]) throws -> (url: URL, frames: [Int]) {
+        let folder = directory.appendingPathComponent(Journal.directoryName)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let segment = try JournalSegment.create(sequence: 1, in: folder, capacity: 64 << 10)
+        var offset = JournalSegment.firstFrame
+        var frames: [Int] = []
+        for record in records {
+            let length = JournalRecordCodec.size(of: record)
+            segment.reserve(at: offset, bodyLength: length)
+            segment.write(record, at: offset, bodyLength: length)
+            frames.append(offset)
+            offset += JournalSegment.frameSize(body: length)
+        }
+        return (segment.url, frames)
+    }
+
+    /// Changes the bytes of `file` at `offset` on disk.
+    private static func overwrite(_ file: URL, at offset: Int, with bytes: [UInt8]) throws {
+        var data = try Data(contentsOf: file)
+        data.replaceSubrange(offset..<offset + bytes.count, with: bytes)
+        try data.write(to: file)
+    }
+
+    @Test func aSegmentWithADamagedHeaderGivesUpItsVerifiedRecordsAndCountsTheRestTorn() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given a segment of 10 records whose header's magic and version are damaged, and
+        // whose seventh frame has a flipped byte
+        let sent = (0..<10).map { Self.record($0) }
+        let (file, frames) = try segmentLeftBehind(records: sent)
+        try Self.overwrite(file, at: 0, with: Array("garbage!".utf8))
+        try Self.overwrite(file, at: frames[6] + JournalSegment.frameHeaderSize + JournalRecordCodec.headerSize + 2, with: [0xEE])
+
+        // When the next run reads the journal
+        let (records, torn) = Self.drain(journal())
+
+        // Then the six records before the damaged frame come back, the rest count as torn
+        // (one: how many frames followed it is unknown), and the file is gone
+        #expect(records.map(\.reportID) == sent.prefix(6).map(\.reportID))
+        #expect(torn == 1)
+        #expect(segmentFiles.allSatisfy { $0.lastPathComponent != file.lastPathComponent })
+    }
+
+    @Test func aDamagedHeaderAloneLosesNoRecord() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given a segment of 10 records whose whole header was zeroed
+        let sent = (0..<10).map { Self.record($0) }
+        let (file, _) = try segmentLeftBehind(records: sent)
+        try Self.overwrite(file, at: 0, with: Array(repeating: 0, count: JournalSegment.fileHeaderSize))
+
+        // When the next run reads the journal
+        let (records, torn) = Self.drain(journal())
+
+        // Then every record comes back and nothing is torn
+        #expect(records.map(\.reportID) == sent.map(\.reportID))
+        #expect(torn == 0)
+    }
+
+    @Test func aDamagedSegmentWithNoRecordThatVerifiesIsDeletedAndCountedTorn() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given a segment whose header and first frame are damaged
+        let (file, frames) = try segmentLeftBehind(records: (0..<3).map { Self.record($0) })
+        try Self.overwrite(file, at: 0, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        try Self.overwrite(file, at: frames[0] + 4, with: [0, 0, 0, 0])
+
+        // When the next run opens the journal
+        let reopened = journal()
+        let recovering = reopened.isRecovering
+        let (records, torn) = Self.drain(reopened)
+
+        // Then nothing is read, one torn frame is counted, and the file is gone
+        #expect(recovering)
+        #expect(records.isEmpty && torn == 1)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func aSegmentWhoseCreationNeverFinishedIsDeletedWithoutALoss() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given a segment file of zeros (its header never written) and one cut short
+        let folder = directory.appendingPathComponent(Journal.directoryName)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(count: 64 << 10).write(to: folder.appendingPathComponent(JournalSegment.fileName(1)))
+        try Data(count: 20).write(to: folder.appendingPathComponent(JournalSegment.fileName(2)))
+
+        // When the next run opens the journal
+        let reopened = journal(Journal.Options(segmentBytes: 64 << 10, minSpares: 0))
+        let recovering = reopened.isRecovering
+        let (records, torn) = Self.drain(reopened)
+
+        // Then both files are deleted, and nothing counts as lost
+        #expect(!recovering)
+        #expect(records.isEmpty && torn == 0)
+        #expect(segmentFiles.isEmpty)
+    }
 }

@@ -4,8 +4,9 @@ import HermesTestKit
 import HermesWire
 import Synchronization
 
-/// A collector inside the transport: decodes every packet with the real decoder, stores each
-/// record once per (namespace, REPORT_ID), and answers what the test scripts.
+/// A collector inside the transport: decodes every packet with the real decoder, answers what
+/// the test scripts (by default what the real collector answers, ``TransportResponse/stored(_:rejecting:)``),
+/// and counts each record as stored when its answer acknowledged the batch.
 final class FakeCollector: Sendable {
     struct Received: Sendable {
         var namespace: String
@@ -20,8 +21,8 @@ final class FakeCollector: Sendable {
     private let decoder = PacketDecoder(keyring: Keyring([try! AESGCMCipher(key: FakeCollector.key, keyID: 1)]))
     private let log = Mutex<[Received]>([])
     private let stored = Mutex<[String: Int]>([:])
-    /// Decides the answer to each request from the received batch (default 200).
-    let answer = Mutex<@Sendable (Received, Int) -> TransportResponse>({ _, _ in TransportResponse(status: 200) })
+    /// Decides the answer to each request from the received batch (default: stored, acknowledged).
+    let answer = Mutex<@Sendable (Received, Int) -> TransportResponse>({ received, _ in .stored(received) })
 
     let transport = InMemoryTransport { _ in TransportResponse(status: 503) }
 
@@ -46,7 +47,7 @@ final class FakeCollector: Sendable {
             return log.count - 1
         }
         let response = answer.withLock { $0 }(received, index)
-        if (200..<300).contains(response.status) {
+        if Self.acknowledges(response, received) {
             stored.withLock { stored in
                 for id in received.reportIDs { stored["\(received.namespace)/\(id)", default: 0] += 1 }
             }
@@ -54,12 +55,35 @@ final class FakeCollector: Sendable {
         return response
     }
 
+    /// Whether `response` proves to a client that `received` was stored (specification §6.4),
+    /// checked here without the SDK's code: a 2xx with the batch id in `X-Hermes-Batch-Ack`,
+    /// or with a collector's answer counting every record.
+    private static func acknowledges(_ response: TransportResponse, _ received: Received) -> Bool {
+        guard (200..<300).contains(response.status) else { return false }
+        if let batchID = received.headers[HermesHeader.batchID], response.header(HermesHeader.batchAcknowledged) == batchID { return true }
+        guard let answer = UploadAnswer(strictBody: response.body) else { return false }
+        return answer.stored + answer.duplicates + answer.rejected.count == received.reportIDs.count
+    }
+
     /// Every request received, in order.
     var requests: [Received] { log.withLock { $0 } }
-    /// How many times each record was stored (2xx answers).
+    /// How many times each record was stored (answers that acknowledged its batch).
     var storedCounts: [String: Int] { stored.withLock { $0 } }
     /// The REPORT_IDs stored, per namespace.
     func storedIDs(_ namespace: String) -> Set<String> {
         Set(storedCounts.keys.filter { $0.hasPrefix(namespace + "/") }.map { String($0.dropFirst(namespace.count + 1)) })
+    }
+}
+
+extension TransportResponse {
+    /// The real collector's answer to `received`: 200 with the batch id in `X-Hermes-Batch-Ack`
+    /// and a body that lists `rejected` and counts the other records as stored.
+    static func stored(_ received: FakeCollector.Received, rejecting rejected: [UploadAnswer.Rejection] = []) -> TransportResponse {
+        let answer = UploadAnswer(stored: max(0, received.reportIDs.count - rejected.count), duplicates: 0, rejected: rejected)
+        return TransportResponse(
+            status: 200,
+            headers: [HermesHeader.batchAcknowledged: received.headers[HermesHeader.batchID] ?? "", "Content-Type": "application/json"],
+            body: (try? answer.json.jsonBytes()) ?? []
+        )
     }
 }

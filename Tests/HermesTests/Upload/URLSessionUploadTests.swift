@@ -10,7 +10,7 @@ import Testing
 /// The real `URLSessionTransport` uploading to a small HTTP collector on 127.0.0.1.
 struct URLSessionUploadTests {
     @Test func recordsReachALoopbackCollectorAndLeaveTheStore() async throws {
-        // Given a server on a free loopback port that decodes each packet and answers 200
+        // Given a server on a free loopback port that decodes each packet and acknowledges it
         let decoder = PacketDecoder(keyring: Keyring([try AESGCMCipher(key: FakeCollector.key, keyID: 1)]))
         let received = Mutex<[String: [String]]>([:])
         let router = Router()
@@ -23,7 +23,8 @@ struct URLSessionUploadTests {
                     let namespace = meta[RecordField.namespace]?.stringValue ?? ""
                     received.withLock { $0[namespace, default: []].append(meta[RecordField.reportID]?.stringValue ?? "") }
                 }
-                return Response(status: .ok)
+                let batchID = request.headers[.init(HermesHeader.batchID)!] ?? ""
+                return Response(status: .ok, headers: [.init(HermesHeader.batchAcknowledged)!: batchID])
             }
         }
         try await withLoopbackServer(router) { port in

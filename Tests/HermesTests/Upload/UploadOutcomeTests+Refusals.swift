@@ -12,11 +12,6 @@ extension TransportResponse {
         let body = CollectorRefusal(error: error, reason: "refused by the test", scope: scope).json
         return TransportResponse(status: status, headers: ["Content-Type": "application/json"], body: (try? body.jsonBytes()) ?? [])
     }
-
-    /// A 200 answer listing `rejected`.
-    static func stored(rejecting rejected: [UploadAnswer.Rejection]) -> TransportResponse {
-        TransportResponse(status: 200, body: (try? UploadAnswer(stored: 0, duplicates: 0, rejected: rejected).json.jsonBytes()) ?? [])
-    }
 }
 
 /// Refusals that are not about the records never delete them (docs/delivery.md); only the
@@ -41,7 +36,7 @@ extension UploadOutcomeTests {
         let refusing = Locked(true)
         collector.answer.withLock {
             $0 = { received, _ in
-                received.namespace == "JZ" && refusing.withLock { $0 } ? refusal : TransportResponse(status: 200)
+                received.namespace == "JZ" && refusing.withLock { $0 } ? refusal : .stored(received)
             }
         }
         let client = try harness.quietClient(transport: collector.transport)
@@ -186,11 +181,13 @@ extension UploadOutcomeTests {
         try await client.flush()
         collector.answer.withLock {
             $0 = { received, _ in
-                .stored(rejecting: [
-                    .init(index: 1, reportID: received.reportIDs[1], code: "refusedByRule", reason: "not wanted"),
-                    .init(index: 3, reportID: nil, code: "invalidField", reason: "CREATE_TIME must be an integer"),
-                    .init(index: 9, reportID: "never-sent", code: "invalidField", reason: "CREATE_TIME must be an integer"),
-                ])
+                .stored(
+                    received,
+                    rejecting: [
+                        .init(index: 1, reportID: received.reportIDs[1], code: "refusedByRule", reason: "not wanted"),
+                        .init(index: 3, reportID: nil, code: "invalidField", reason: "CREATE_TIME must be an integer"),
+                        .init(index: 9, reportID: "never-sent", code: "invalidField", reason: "CREATE_TIME must be an integer"),
+                    ])
             }
         }
 

@@ -43,7 +43,7 @@ struct UploadOutcomeTests {
         // Given a collector failing the first 3 requests with 500, 503 and a reset connection
         let harness = Harness()
         let collector = FakeCollector()
-        collector.answer.withLock { $0 = { _, index in TransportResponse(status: index < 2 ? [500, 503][index] : 200) } }
+        collector.answer.withLock { $0 = { received, index in index < 2 ? TransportResponse(status: [500, 503][index]) : .stored(received) } }
         let failOnce = FailOnce()
         let failing = InMemoryTransport { request in
             if collector.requests.count == 2, !failOnce.fired() {
@@ -132,7 +132,7 @@ struct UploadOutcomeTests {
     @Test func tooLargeHalvesTheBatchForTheNamespace() async throws {
         let harness = Harness()
         let collector = FakeCollector()
-        collector.answer.withLock { $0 = { received, _ in TransportResponse(status: received.reportIDs.count > 20 ? 413 : 200) } }
+        collector.answer.withLock { $0 = { received, _ in received.reportIDs.count > 20 ? TransportResponse(status: 413) : .stored(received) } }
         let client = try harness.client(defaults: ["hermes": Harness.quietHermes], transport: collector.transport)
         client.start()
         for index in 0..<100 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
@@ -149,7 +149,7 @@ struct UploadOutcomeTests {
         // Given a collector that refuses the first three batches as too large, then takes all
         let harness = Harness()
         let collector = FakeCollector()
-        collector.answer.withLock { $0 = { _, index in TransportResponse(status: index < 3 ? 413 : 200) } }
+        collector.answer.withLock { $0 = { received, index in index < 3 ? TransportResponse(status: 413) : .stored(received) } }
         let client = try harness.client(defaults: ["hermes": Harness.quietHermes], transport: collector.transport)
         client.start()
         for index in 0..<700 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
@@ -173,7 +173,7 @@ struct UploadOutcomeTests {
         let harness = Harness()
         let collector = FakeCollector()
         collector.answer.withLock {
-            $0 = { _, index in index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "7"]) : TransportResponse(status: 200) }
+            $0 = { received, index in index == 0 ? TransportResponse(status: 429, headers: ["Retry-After": "7"]) : .stored(received) }
         }
         var hermes = NamespaceConfiguration.hermesDefault
         hermes.periodicTimerSecond = 30
