@@ -71,6 +71,13 @@ package struct HostileTorture {
                 happened: "\(outcome.recordsDeletedWithoutAcknowledgement) deleted without a collector's acknowledgement",
                 held: outcome.recordsDeletedWithoutAcknowledgement == 0, milliseconds: 0
             ))
+        let journal = try await HostileDevice.damagedJournalHeader(records: 350)
+        outcome.cases.append(
+            Case(
+                name: "damaged_journal", sent: "350 accepted records in a journal segment whose header is then damaged",
+                happened: "\(journal.stored) reached the store, \(journal.torn) counted torn",
+                held: journal.stored == 350, milliseconds: 0
+            ))
         outcome.peakRSSMegabytes = Double(ResidentMemory.peak ?? 0) / 1_048_576
         return outcome
     }
