@@ -65,6 +65,10 @@ public final class CollectorMetrics: Sendable {
             _ = counter(name)
         }
         for kind in PacketKind.allCases { _ = counter(Self.batches, ("kind", kind.label)) }
+        // Which build answers: 1, labelled with the version (the Prometheus convention).
+        registry.makeGauge(
+            name: "hermes_collector_build_info", labels: [("version", HermesVersion.current)], help: "The collector's version, as a label; always 1."
+        ).set(1.0)
     }
 
     /// The counters' current values.

@@ -22,6 +22,8 @@ struct DemoApp {
         var wireBytes: [String: Int] = [:]
         var revision = 0
         var leftInStore = 0
+        /// How the last upload round of each namespace ended.
+        var lastOutcomes: [String: UploadSummary.Outcome] = [:]
     }
 
     var configURL: URL
@@ -85,6 +87,7 @@ struct DemoApp {
         // Upload until nothing is left (the timers have been uploading all along).
         for _ in 0..<20 {
             let summaries = await client.upload()
+            result.lastOutcomes = summaries.mapValues(\.outcome)
             if summaries.values.allSatisfy({ $0.outcome == .completed }) { break }
             try await Task.sleep(for: .milliseconds(200))
         }

@@ -15,7 +15,8 @@ struct DemoCommand: AsyncParsableCommand {
         discussion: """
             With no options, starts a collector on an ephemeral loopback port with a temporary SQLite store.
             With --collector, sends to a collector that is already running (give its keys; give --admin-token
-            to check what arrived). Exits non-zero if any accepted record is missing at the collector.
+            to check what arrived). Exits non-zero, saying why, if an accepted record is missing at the collector or
+            no collector confirmed it (a refused app key, a wrong URL, nothing listening).
             """
     )
 
@@ -49,8 +50,8 @@ struct DemoCommand: AsyncParsableCommand {
 
     func validate() throws {
         if collector != nil {
-            guard let collector, URL(string: collector)?.host != nil else {
-                throw ValidationError("--collector must be a URL such as http://127.0.0.1:8080")
+            guard let collector, let url = URL(string: collector), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
+                throw ValidationError("--collector must be an http:// or https:// URL such as http://127.0.0.1:8080")
             }
             guard key != nil else {
                 throw ValidationError("--collector needs --key: the collector's \(wire == .v1 ? "AES-128-CBC" : "AES-GCM") key in hex")
@@ -65,7 +66,8 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let outcome = try await report { line in if !json { print(line) } }
         print(try json ? outcome.summary.json() : outcome.text)
-        if let missing = outcome.missing, missing > 0 {
+        if let failure = outcome.failure {
+            FileHandle.standardError.write(Data("hermes demo: \(failure)\n".utf8))
             throw ExitCode(1)
         }
     }

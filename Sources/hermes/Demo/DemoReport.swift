@@ -1,4 +1,5 @@
 import Foundation
+import Hermes
 import HermesHarness
 import HermesWire
 
@@ -10,6 +11,20 @@ struct DemoReport {
     var missing: Int? { summary.missing }
     /// The same figures for `--json`.
     var summary: DemoSummary
+    /// Accepted records still in the app's store: no collector confirmed them.
+    var unconfirmed = 0
+    /// How the last upload of each namespace that did not complete ended (`JZ: paused (unauthorized)`).
+    var lastOutcomes: [String] = []
+
+    /// Why the demo failed, in plain words, or `nil` when every accepted record is at the collector.
+    var failure: String? {
+        if unconfirmed > 0 {
+            let why = lastOutcomes.isEmpty ? "" : "; the last uploads ended: " + lastOutcomes.joined(separator: ", ")
+            return "\(unconfirmed) accepted records were not confirmed by the collector\(why)"
+        }
+        if let missing, missing > 0 { return "\(missing) accepted records are missing at the collector" }
+        return nil
+    }
 
     static func make(result: DemoApp.Result, view: (any DemoCollectorView)?) async throws -> DemoReport {
         var table = TextTable(columns: ["namespace", "type", "sent", "accepted", "stored", "wire bytes", "ratio"])
@@ -58,7 +73,10 @@ struct DemoReport {
             "\(summary.users) user, \(summary.sessions) sessions at the collector "
                 + "(hermes also stores the SDK's own identify, sessionStart and sessionEnd records)")
         if result.leftInStore > 0 { lines.append("still in the app's store: \(result.leftInStore)") }
-        return DemoReport(text: lines.joined(separator: "\n"), summary: summary)
+        return DemoReport(
+            text: lines.joined(separator: "\n"), summary: summary, unconfirmed: result.leftInStore,
+            lastOutcomes: result.lastOutcomes.filter { $0.value != .completed }.map { "\($0.key): \($0.value)" }.sorted()
+        )
     }
 
     /// Adds the crash part: the closing lines about the crashing child, and the crashes the

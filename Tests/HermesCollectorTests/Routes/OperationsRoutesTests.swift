@@ -75,6 +75,7 @@ struct OperationsRoutesTests {
                 "hermes_collector_retention_failures_total 0",
                 "hermes_collector_connections_refused_total 0",
                 "hermes_collector_connections_timed_out_total 0",
+                "hermes_collector_build_info{version=\"\(HermesVersion.current)\"} 1.0",
                 "hermes_collector_sync_requests_total 0",
                 "hermes_collector_sync_change_sets_applied_total 0",
                 "hermes_collector_sync_records_sent_total 0",
