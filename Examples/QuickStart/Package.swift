@@ -22,6 +22,6 @@ let package = Package(
                 .product(name: "Hermes", package: "Hermes"),
                 .product(name: "HermesWire", package: "Hermes"),
             ]
-        )
+        ),
     ]
 )
