@@ -27,10 +27,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        // `hermes collector serve` settings from flags, environment variables and a file.
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
-        // Already a dependency of swift-configuration; named for its FilePath.
-        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // The collector's /metrics: counters, request histograms, the database size.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already a dependency of Hummingbird; named for the HTTP request parts the collector's
@@ -192,9 +188,6 @@ let package = Package(
                 "HermesSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                // `collector serve` settings layered from flags, the environment and a file.
-                .product(name: "Configuration", package: "swift-configuration"),
-                .product(name: "SystemPackage", package: "swift-system"),
                 // `hermes keys generate` (HPKE public keys).
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -20,6 +20,12 @@ public struct Keyring: Sendable {
         }
     }
 
+    /// The keys the ring holds, `<algorithm> <key id>` sorted, never the key material: for an
+    /// operator's summary of what a collector can open.
+    public var keyNames: [String] {
+        ciphers.keys.map { "\($0.algorithm) \($0.keyID)" }.sorted()
+    }
+
     /// The cipher for `algorithm` and `keyID`, or `nil`.
     public func cipher(_ algorithm: CipherAlgorithm, keyID: UInt32) -> (any PacketCipher)? {
         ciphers[Key(algorithm: algorithm, keyID: keyID)]

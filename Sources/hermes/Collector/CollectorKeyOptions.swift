@@ -22,6 +22,11 @@ struct CollectorKeyOptions: ParsableArguments {
     @Option(name: .customLong("hpke-private-key-file"), help: "A file holding --hpke-private-key values, one per line (kept out of ps). Repeatable.")
     var hpkePrivateKeyFiles: [String] = []
 
+    /// Whether any key is given (a key, a v1 key or IV, or a key file).
+    var hasKey: Bool {
+        v1Key != nil || v1IV != nil || !aesKeys.isEmpty || !hpkePrivateKeys.isEmpty || !aesKeyFiles.isEmpty || !hpkePrivateKeyFiles.isEmpty
+    }
+
     /// The keyring the options describe.
     /// - Throws: `ValidationError` naming the option that is malformed, or saying no key was given.
     func keyring() throws -> Keyring {

@@ -8,22 +8,28 @@ import Logging
 /// `hermes collector serve`: serves uploads, configuration, events and (with `--sync-schema`)
 /// record sync from a SQLite file or a PostgreSQL database until SIGINT or SIGTERM.
 ///
-/// Every setting can also come from a `HERMES_<NAME>` environment variable or a `--settings`
-/// JSON file (``ServeSettings``): a flag wins over the environment, which wins over the file.
+/// Every setting can also come from a `HERMES_<OPTION>` environment variable or a `--settings`
+/// JSON file (``ServeSettings``, read strictly): a flag wins over the environment, which wins
+/// over the file.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract:
             "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
         discussion: """
-            Each option can also be set by an environment variable HERMES_<NAME> (--retention-days: \
-            HERMES_RETENTION_DAYS) or by a key of the --settings JSON file (retentionDays); a flag wins \
-            over the environment, which wins over the file.
+            Each option can also be set by an environment variable HERMES_<OPTION> (--retention-days: \
+            HERMES_RETENTION_DAYS; --app-key: HERMES_APP_KEY, lists comma-separated) or by a key of the \
+            --settings JSON file (retentionDays, appKey); a flag wins over the environment, which wins \
+            over the file. An unknown key or a value that cannot be read stops the start, naming it; \
+            --check prints the effective settings (secrets redacted) and exits.
             """
     )
 
     @Option(help: "A JSON file of settings, keyed by the options' names in camelCase (\"storage\", \"retentionDays\", \"adminTokenFile\", …).")
     var settings: String?
+
+    @Flag(help: "Check the settings, print the effective ones (secrets redacted) and exit without serving.")
+    var check = false
 
     @Option(help: "The address to listen on. (default: 127.0.0.1)")
     var host: String?
@@ -113,6 +119,10 @@ struct CollectorServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let settings = try await resolved()
+        if check {
+            print(settings.summary.joined(separator: "\n"))
+            return
+        }
         if settings.logJSON {
             LoggingSystem.bootstrap(JSONLogHandler.init)
         } else {
@@ -120,6 +130,12 @@ struct CollectorServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "hermes.collector")
         logger.logLevel = settings.logLevel
+        logger.info("settings", metadata: ["effective": "\(settings.summary.joined(separator: "; "))"])
+        if !settings.unknownEnvironmentNames.isEmpty {
+            logger.warning(
+                "environment variables that name no setting were ignored",
+                metadata: ["names": "\(settings.unknownEnvironmentNames.joined(separator: ","))"])
+        }
         try await Self.serve(settings, logger: logger, stopsOnSignals: true) { server in
             try await server.waitUntilStopped()
         }

@@ -1,14 +1,12 @@
 import ArgumentParser
-import Configuration
 import Foundation
 import HermesCollector
 import HermesWire
 import Logging
-import SystemPackage
 
-/// What `collector serve` runs with: its flags, then `HERMES_<NAME>` environment variables,
-/// then the `--settings` JSON file (swift-configuration's providers, in that order), then the
-/// defaults; checked whole.
+/// What `collector serve` runs with: its flags, then `HERMES_<OPTION>` environment variables,
+/// then the `--settings` JSON file (``SettingSources``, strictly), then the defaults; checked
+/// whole, with every missing required setting named at once.
 struct ServeSettings {
     var location: StorageLocation
     var collector: CollectorConfiguration
@@ -16,81 +14,125 @@ struct ServeSettings {
     var logJSON: Bool
     /// Record sync's rules, when a sync schema is given.
     var syncRules: SyncRules?
+    /// Where each setting that is not a default came from, for ``summary``.
+    private var sources: [String: String] = [:]
+    /// `HERMES_` variables that name no setting (warned about at start).
+    var unknownEnvironmentNames: [String] = []
 
     init(_ flags: CollectorServeCommand, environment: [String: String]) async throws {
-        var providers: [any ConfigProvider] = [EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: "hermes")]
-        if let path = flags.settings {
-            do {
-                providers.append(try await FileProvider<JSONSnapshot>(filePath: FilePath(path)))
-            } catch {
-                throw ValidationError("--settings: cannot read \(path) as a JSON object of settings.")
+        let read = try SettingSources(environment: environment, settingsFile: flags.settings)
+        unknownEnvironmentNames = read.unknownEnvironmentNames
+        var sources: [String: String] = [:]
+        /// The flag's value, or the sources'; remembers which.
+        func pick<T>(_ flag: T?, _ option: String, _ fromSources: () throws -> T?) throws -> T? {
+            if let flag {
+                sources[option] = "flag"
+                return flag
             }
+            let value = try fromSources()
+            if value != nil { sources[option] = read.source(option) }
+            return value
         }
-        let reader = ConfigReader(providers: providers)
-        func string(_ flag: String?, _ key: String, secret: Bool = false) -> String? {
-            flag ?? reader.string(forKey: ConfigKey(key), isSecret: secret)
+        func text(_ flag: String?, _ option: String) throws -> String? { try pick(flag, option) { try read.text(option) } }
+        func number(_ flag: Int?, _ option: String) throws -> Int? { try pick(flag, option) { try read.wholeNumber(option) } }
+        func list(_ flags: [String], _ option: String) throws -> [String] {
+            try pick(flags.isEmpty ? nil : flags, option) {
+                let values = try read.list(option); return values.isEmpty ? nil : values
+            } ?? []
         }
-        func int(_ flag: Int?, _ key: String) -> Int? { flag ?? reader.int(forKey: ConfigKey(key)) }
 
-        guard let storage = string(flags.storage, "storage", secret: true).map(StorageLocation.init) else {
-            throw ValidationError("Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file.")
+        var missing: [String] = []
+        let storage = try text(flags.storage, "storage").map(StorageLocation.init)
+        if storage == nil {
+            missing.append("Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file.")
         }
-        location = storage
 
-        var appKeys = flags.appKeys + (reader.stringArray(forKey: "appKeys", isSecret: true) ?? [])
-        if let file = string(flags.appKeyFile, "appKeyFile") { appKeys += try SecretFile.lines(file, for: "--app-key-file") }
+        var appKeys = try list(flags.appKeys, "app-key")
+        if let file = try text(flags.appKeyFile, "app-key-file") { appKeys += try SecretFile.lines(file, for: "--app-key-file") }
         appKeys = appKeys.filter { !$0.isEmpty }
-        guard !appKeys.isEmpty else {
-            throw ValidationError("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.")
-        }
-        let tokenFile = flags.adminToken == nil ? string(flags.adminTokenFile, "adminTokenFile") : nil
-        let token =
-            try tokenFile.map { try SecretFile.read($0, for: "--admin-token-file") } ?? string(flags.adminToken, "adminToken", secret: true) ?? ""
-        guard !token.isEmpty else {
-            throw ValidationError("Give --admin-token or --admin-token-file: the admin and event endpoints need it.")
-        }
+        if appKeys.isEmpty { missing.append("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.") }
 
-        let port = int(flags.port, "port") ?? 8080
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
-        let maxBodyBytes = int(flags.maxBodyBytes, "maxBodyBytes") ?? 4 << 20
-        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive.") }
-        let retentionDays = int(flags.retentionDays, "retentionDays")
-        if let retentionDays, retentionDays < 1 { throw ValidationError("--retention-days must be at least 1.") }
-        guard let logLevel = flags.logLevel ?? Logger.Level(rawValue: reader.string(forKey: "logLevel") ?? "info") else {
-            throw ValidationError("logLevel must be trace, debug, info, notice, warning, error or critical.")
-        }
-        self.logLevel = logLevel
-        logJSON = flags.logJSON || reader.bool(forKey: "logJson", default: false)
+        let tokenFile = flags.adminToken == nil ? try text(flags.adminTokenFile, "admin-token-file") : nil
+        let token = try tokenFile.map { try SecretFile.read($0, for: "--admin-token-file") } ?? text(flags.adminToken, "admin-token") ?? ""
+        if token.isEmpty { missing.append("Give --admin-token or --admin-token-file: the admin and event endpoints need it.") }
 
         var keys = flags.keys
-        keys.aesKeyFiles += string(nil, "aesKeyFile").map { [$0] } ?? []
-        keys.hpkePrivateKeyFiles += string(nil, "hpkePrivateKeyFile").map { [$0] } ?? []
+        keys.v1Key = try text(keys.v1Key, "v1-key")
+        keys.v1IV = try text(keys.v1IV, "v1-iv")
+        keys.aesKeys = try list(keys.aesKeys, "aes-key")
+        keys.hpkePrivateKeys = try list(keys.hpkePrivateKeys, "hpke-private-key")
+        keys.aesKeyFiles = try list(keys.aesKeyFiles, "aes-key-file")
+        keys.hpkePrivateKeyFiles = try list(keys.hpkePrivateKeyFiles, "hpke-private-key-file")
+        if !keys.hasKey {
+            missing.append("Give at least one decryption key: --v1-key with --v1-iv, --aes-key(-file) or --hpke-private-key(-file).")
+        }
+        guard let storage, missing.isEmpty else { throw ValidationError(missing.joined(separator: "\n")) }
+        location = storage
+
+        let port = try number(flags.port, "port") ?? 8080
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be from 0 to 65535.") }
+        let maxBodyBytes = try number(flags.maxBodyBytes, "max-body-bytes") ?? 4 << 20
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive.") }
+        let retentionDays = try number(flags.retentionDays, "retention-days")
+        if let retentionDays, retentionDays < 1 { throw ValidationError("--retention-days must be at least 1.") }
+        let levelName = try text(flags.logLevel?.rawValue, "log-level") ?? "info"
+        guard let logLevel = Logger.Level(rawValue: levelName) else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+        }
+        self.logLevel = logLevel
+        logJSON = try pick(flags.logJSON ? true : nil, "log-json") { try read.flag("log-json") } ?? false
+
         collector = CollectorConfiguration(
-            host: string(flags.host, "host") ?? "127.0.0.1",
+            host: try text(flags.host, "host") ?? "127.0.0.1",
             port: port,
             appKeys: Set(appKeys),
             adminToken: token,
             keyring: try keys.keyring(),
             maxBodyBytes: maxBodyBytes,
-            initialConfiguration: try Self.initialConfiguration(string(flags.config, "config"))
+            initialConfiguration: try Self.initialConfiguration(text(flags.config, "config"))
         )
         collector.retentionDays = retentionDays
-        if let perAddress = int(flags.maxConnectionsPerAddress, "maxConnectionsPerAddress") {
+        if let perAddress = try number(flags.maxConnectionsPerAddress, "max-connections-per-address") {
             guard perAddress >= 0 else { throw ValidationError("--max-connections-per-address must be 0 (no limit) or more.") }
             collector.maxConnectionsPerAddress = perAddress
         }
-        if let inFlight = int(flags.maxBytesInFlight, "maxBytesInFlight") {
+        if let inFlight = try number(flags.maxBytesInFlight, "max-bytes-in-flight") {
             guard inFlight >= maxBodyBytes else { throw ValidationError("--max-bytes-in-flight must be at least --max-body-bytes.") }
             collector.maxBytesInFlight = inFlight
         }
 
-        let syncHistoryDays = int(flags.syncHistoryDays, "syncHistoryDays")
+        let syncHistoryDays = try number(flags.syncHistoryDays, "sync-history-days")
         if let syncHistoryDays, syncHistoryDays < 1 { throw ValidationError("--sync-history-days must be at least 1.") }
-        if let path = string(flags.syncSchema, "syncSchema") {
+        if let path = try text(flags.syncSchema, "sync-schema") {
             syncRules = SyncRules(schema: try Self.syncSchema(path), historyDays: syncHistoryDays ?? 30)
         } else if syncHistoryDays != nil {
             throw ValidationError("--sync-history-days needs --sync-schema.")
         }
+        self.sources = sources
+    }
+
+    /// The effective settings, one `name = value (source)` line each, secrets redacted: what
+    /// `serve --check` prints and every start logs.
+    var summary: [String] {
+        let keyring = collector.keyring
+        var lines: [(String, String)] = [
+            ("storage", location.postgresURL == nil ? Self.sqlitePath(location) : "postgres://… (redacted)"),
+            ("host", collector.host), ("port", String(collector.port)),
+            ("app-key", "\(collector.appKeys.count) (redacted)"), ("admin-token", "(redacted)"),
+            ("decryption keys", keyring.keyNames.joined(separator: ", ")),
+            ("max-body-bytes", String(collector.maxBodyBytes)), ("max-bytes-in-flight", String(collector.maxBytesInFlight)),
+            ("max-connections-per-address", String(collector.maxConnectionsPerAddress)),
+            ("retention-days", collector.retentionDays.map(String.init) ?? "keep everything"),
+            ("sync-schema", syncRules.map { "version \($0.schema.version), \($0.schema.types.count) types" } ?? "off"),
+            ("log-level", logLevel.rawValue), ("log-json", String(logJSON)),
+        ]
+        lines = lines.map { name, value in (name, value + (sources[name].map { " (\($0))" } ?? "")) }
+        return lines.map { "\($0.0) = \($0.1)" }
+    }
+
+    private static func sqlitePath(_ location: StorageLocation) -> String {
+        if case .sqlite(let path) = location { return path }
+        return ""
     }
 
     /// The schema of `--sync-schema`, checked whole.

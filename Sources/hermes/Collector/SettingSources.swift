@@ -1,0 +1,158 @@
+import ArgumentParser
+import Foundation
+import HermesWire
+
+/// Where `collector serve` settings come from besides its flags, read strictly: a
+/// `HERMES_<OPTION>` environment variable (`--retention-days`: `HERMES_RETENTION_DAYS`; lists
+/// comma-separated), then a key of the `--settings` JSON file (the option's name in camelCase:
+/// `retentionDays`). A file key that names no option, or a value that cannot be read as its
+/// option's kind, from either source, stops the start with the key, the source and what is
+/// expected. A `HERMES_` variable that names no option is reported too, as a warning: the prefix
+/// is shared with other tools.
+struct SettingSources {
+    /// What a setting's value holds.
+    enum Kind {
+        case text, wholeNumber, flag, list
+    }
+
+    /// A setting: its option's long name, what it holds, and whether its value is a secret
+    /// (never shown in a message or a summary).
+    struct Setting {
+        var option: String
+        var kind: Kind
+        var isSecret = false
+        /// Older spellings still read: file keys and environment names.
+        var aliases: [String] = []
+
+        /// The settings file's key: the option's name in camelCase.
+        var fileKey: String {
+            let words = option.split(separator: "-")
+            return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }
+                .joined()
+        }
+
+        /// The environment variable: `HERMES_` and the option's name in capitals.
+        var environmentName: String { "HERMES_" + option.uppercased().replacingOccurrences(of: "-", with: "_") }
+    }
+
+    /// Every setting `collector serve` reads from the environment and the settings file.
+    static let settings: [Setting] = [
+        Setting(option: "host", kind: .text), Setting(option: "port", kind: .wholeNumber),
+        Setting(option: "storage", kind: .text, isSecret: true),
+        Setting(option: "app-key", kind: .list, isSecret: true, aliases: ["appKeys", "HERMES_APP_KEYS"]),
+        Setting(option: "app-key-file", kind: .text), Setting(option: "admin-token", kind: .text, isSecret: true),
+        Setting(option: "admin-token-file", kind: .text), Setting(option: "config", kind: .text),
+        Setting(option: "max-body-bytes", kind: .wholeNumber), Setting(option: "max-connections-per-address", kind: .wholeNumber),
+        Setting(option: "max-bytes-in-flight", kind: .wholeNumber), Setting(option: "retention-days", kind: .wholeNumber),
+        Setting(option: "sync-schema", kind: .text), Setting(option: "sync-history-days", kind: .wholeNumber),
+        Setting(option: "log-level", kind: .text), Setting(option: "log-json", kind: .flag, aliases: ["logJson"]),
+        Setting(option: "v1-key", kind: .text, isSecret: true), Setting(option: "v1-iv", kind: .text, isSecret: true),
+        Setting(option: "aes-key", kind: .list, isSecret: true), Setting(option: "hpke-private-key", kind: .list, isSecret: true),
+        Setting(option: "aes-key-file", kind: .list), Setting(option: "hpke-private-key-file", kind: .list),
+    ]
+
+    private let environment: [String: String]
+    private let file: [String: JSONValue]
+    private let filePath: String?
+    /// `HERMES_` variables that name no setting.
+    let unknownEnvironmentNames: [String]
+
+    /// Reads the settings file at `path` (if any) and checks its keys, and notes the environment's
+    /// unknown `HERMES_` variables.
+    /// - Throws: `ValidationError` when the file cannot be read, is not a JSON object, or has keys
+    ///   that name no option (all of them, at once).
+    init(environment: [String: String], settingsFile path: String?) throws {
+        self.environment = environment
+        filePath = path
+        if let path {
+            guard let data = FileManager.default.contents(atPath: path),
+                let object = (try? JSONValue(parsing: Array(data)))?.objectValue
+            else {
+                throw ValidationError("--settings: cannot read \(path) as a JSON object of settings.")
+            }
+            let known = Set(Self.settings.flatMap { [$0.fileKey] + $0.aliases })
+            let unknown = object.keys.filter { !known.contains($0) }.sorted()
+            guard unknown.isEmpty else {
+                throw ValidationError(
+                    "--settings \(path): unknown \(unknown.count == 1 ? "key" : "keys") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); "
+                        + "the keys are the options' names in camelCase (\"storage\", \"retentionDays\", \"appKey\", …).")
+            }
+            file = object
+        } else {
+            file = [:]
+        }
+        let names = Set(Self.settings.flatMap { [$0.environmentName] + $0.aliases })
+        unknownEnvironmentNames = environment.keys.filter { $0.hasPrefix("HERMES_") && !names.contains($0) }.sorted()
+    }
+
+    /// The setting named by its option.
+    static func setting(_ option: String) -> Setting {
+        guard let setting = settings.first(where: { $0.option == option }) else { preconditionFailure("no setting --\(option)") }
+        return setting
+    }
+
+    /// The text of `option` from the environment or the file, or `nil` when neither sets it.
+    func text(_ option: String) throws -> String? {
+        try value(option).map { value, source in
+            guard let text = value.stringValue else { throw Self.unreadable(option, source, value, "text") }
+            return text
+        }
+    }
+
+    /// The whole number of `option` from the environment or the file.
+    func wholeNumber(_ option: String) throws -> Int? {
+        try value(option).map { value, source in
+            if let number = value.intValue.flatMap({ Int(exactly: $0) }) { return number }
+            if let text = value.stringValue, let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
+            throw Self.unreadable(option, source, value, "a whole number")
+        }
+    }
+
+    /// The flag `option` from the environment or the file (`true`/`false`, `1`/`0`).
+    func flag(_ option: String) throws -> Bool? {
+        try value(option).map { value, source in
+            if let flag = value.boolValue { return flag }
+            switch value.stringValue?.lowercased() {
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw Self.unreadable(option, source, value, "true or false")
+            }
+        }
+    }
+
+    /// The list `option` from the environment (comma-separated) or the file (an array of
+    /// strings, or one comma-separated string); empty when neither sets it.
+    func list(_ option: String) throws -> [String] {
+        guard let (value, source) = try value(option) else { return [] }
+        if let text = value.stringValue {
+            return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        if case .array(let items) = value {
+            let texts = items.compactMap(\.stringValue)
+            if texts.count == items.count { return texts }
+        }
+        throw Self.unreadable(option, source, value, "a list of strings")
+    }
+
+    /// Where each setting is set, for the summary: `option` → `environment`, `settings file`.
+    func source(_ option: String) -> String? {
+        (try? value(option))??.source
+    }
+
+    /// The raw value and its source, the environment first.
+    private func value(_ option: String) throws -> (value: JSONValue, source: String)? {
+        let setting = Self.setting(option)
+        for name in [setting.environmentName] + setting.aliases where name.hasPrefix("HERMES_") {
+            if let text = environment[name] { return (.string(text), "environment variable \(name)") }
+        }
+        for key in [setting.fileKey] + setting.aliases where !key.hasPrefix("HERMES_") {
+            if let value = file[key] { return (value, "settings file \(filePath ?? "") key \"\(key)\"") }
+        }
+        return nil
+    }
+
+    private static func unreadable(_ option: String, _ source: String, _ value: JSONValue, _ expected: String) -> ValidationError {
+        let shown = setting(option).isSecret ? "" : ", not \((try? value.jsonString()) ?? "this value")"
+        return ValidationError("\(source): --\(option) must be \(expected)\(shown).")
+    }
+}
