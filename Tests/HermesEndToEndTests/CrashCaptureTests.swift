@@ -1,6 +1,6 @@
 import Foundation
 @testable import Hermes
-@testable import hermes
+import HermesHarness
 import HermesCollector
 import HermesWire
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
 import Hermes
-@testable import hermes
+@testable import HermesHarness
 import HermesCollector
 import HermesWire
 import Testing

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 @testable import hermes
+import HermesCollector
 import HermesHarness
 import HermesWire
 import Testing

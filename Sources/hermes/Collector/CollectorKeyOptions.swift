@@ -1,4 +1,5 @@
 import ArgumentParser
+import HermesCollector
 import HermesHarness
 import HermesWire
 
@@ -39,8 +40,14 @@ struct CollectorKeyOptions: ParsableArguments {
         default:
             throw ValidationError("--v1-key and --v1-iv go together: give both or neither.")
         }
-        let aesEntries = try aesKeys + aesKeyFiles.flatMap { try SecretFile.lines($0, for: "--aes-key-file") }
-        let hpkeEntries = try hpkePrivateKeys + hpkePrivateKeyFiles.flatMap { try SecretFile.lines($0, for: "--hpke-private-key-file") }
+        let aesEntries: [String]
+        let hpkeEntries: [String]
+        do {
+            aesEntries = try aesKeys + aesKeyFiles.flatMap { try SecretFile.lines($0, for: "--aes-key-file") }
+            hpkeEntries = try hpkePrivateKeys + hpkePrivateKeyFiles.flatMap { try SecretFile.lines($0, for: "--hpke-private-key-file") }
+        } catch let error as SettingsError {
+            throw ValidationError(error.message)
+        }
         let aes = try aesEntries.map { try Self.identified($0, "--aes-key", digits: [32, 48, 64]) }
         let hpke = try hpkeEntries.map { try Self.identified($0, "--hpke-private-key", digits: [64]) }
         var ciphers: [any PacketCipher] = []

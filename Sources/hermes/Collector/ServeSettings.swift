@@ -19,7 +19,17 @@ struct ServeSettings {
     /// `HERMES_` variables that name no setting (warned about at start).
     var unknownEnvironmentNames: [String] = []
 
+    /// Resolves `flags` over `environment` and the settings file.
+    /// - Throws: `ValidationError` naming what is missing or cannot be read.
     init(_ flags: CollectorServeCommand, environment: [String: String]) async throws {
+        do {
+            try self.init(resolving: flags, environment: environment)
+        } catch let error as SettingsError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    private init(resolving flags: CollectorServeCommand, environment: [String: String]) throws {
         let read = try SettingSources(environment: environment, settingsFile: flags.settings)
         unknownEnvironmentNames = read.unknownEnvironmentNames
         var sources: [String: String] = [:]

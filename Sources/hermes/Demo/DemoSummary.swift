@@ -1,4 +1,5 @@
 import Foundation
+import HermesHarness
 
 /// What `hermes demo --json` prints: one object, built here so that later figures are one
 /// more property.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import HermesWire
 
@@ -9,34 +8,34 @@ import HermesWire
 /// option's kind, from either source, stops the start with the key, the source and what is
 /// expected. A `HERMES_` variable that names no option is reported too, as a warning: the prefix
 /// is shared with other tools.
-struct SettingSources {
+package struct SettingSources {
     /// What a setting's value holds.
-    enum Kind {
+    package enum Kind {
         case text, wholeNumber, flag, list
     }
 
     /// A setting: its option's long name, what it holds, and whether its value is a secret
     /// (never shown in a message or a summary).
-    struct Setting {
-        var option: String
-        var kind: Kind
-        var isSecret = false
+    package struct Setting {
+        package var option: String
+        package var kind: Kind
+        package var isSecret = false
         /// Older spellings still read: file keys and environment names.
-        var aliases: [String] = []
+        package var aliases: [String] = []
 
         /// The settings file's key: the option's name in camelCase.
-        var fileKey: String {
+        package var fileKey: String {
             let words = option.split(separator: "-")
             return words.enumerated().map { $0.offset == 0 ? String($0.element) : $0.element.prefix(1).uppercased() + $0.element.dropFirst() }
                 .joined()
         }
 
         /// The environment variable: `HERMES_` and the option's name in capitals.
-        var environmentName: String { "HERMES_" + option.uppercased().replacingOccurrences(of: "-", with: "_") }
+        package var environmentName: String { "HERMES_" + option.uppercased().replacingOccurrences(of: "-", with: "_") }
     }
 
     /// Every setting `collector serve` reads from the environment and the settings file.
-    static let settings: [Setting] = [
+    package static let settings: [Setting] = [
         Setting(option: "host", kind: .text), Setting(option: "port", kind: .wholeNumber),
         Setting(option: "storage", kind: .text, isSecret: true),
         Setting(option: "app-key", kind: .list, isSecret: true, aliases: ["appKeys", "HERMES_APP_KEYS"]),
@@ -55,25 +54,25 @@ struct SettingSources {
     private let file: [String: JSONValue]
     private let filePath: String?
     /// `HERMES_` variables that name no setting.
-    let unknownEnvironmentNames: [String]
+    package let unknownEnvironmentNames: [String]
 
     /// Reads the settings file at `path` (if any) and checks its keys, and notes the environment's
     /// unknown `HERMES_` variables.
-    /// - Throws: `ValidationError` when the file cannot be read, is not a JSON object, or has keys
+    /// - Throws: ``SettingsError`` when the file cannot be read, is not a JSON object, or has keys
     ///   that name no option (all of them, at once).
-    init(environment: [String: String], settingsFile path: String?) throws {
+    package init(environment: [String: String], settingsFile path: String?) throws {
         self.environment = environment
         filePath = path
         if let path {
             guard let data = FileManager.default.contents(atPath: path),
                 let object = (try? JSONValue(parsing: Array(data)))?.objectValue
             else {
-                throw ValidationError("--settings: cannot read \(path) as a JSON object of settings.")
+                throw SettingsError("--settings: cannot read \(path) as a JSON object of settings.")
             }
             let known = Set(Self.settings.flatMap { [$0.fileKey] + $0.aliases })
             let unknown = object.keys.filter { !known.contains($0) }.sorted()
             guard unknown.isEmpty else {
-                throw ValidationError(
+                throw SettingsError(
                     "--settings \(path): unknown \(unknown.count == 1 ? "key" : "keys") \(unknown.map { "\"\($0)\"" }.joined(separator: ", ")); "
                         + "the keys are the options' names in camelCase (\"storage\", \"retentionDays\", \"appKey\", …).")
             }
@@ -86,13 +85,13 @@ struct SettingSources {
     }
 
     /// The setting named by its option.
-    static func setting(_ option: String) -> Setting {
+    package static func setting(_ option: String) -> Setting {
         guard let setting = settings.first(where: { $0.option == option }) else { preconditionFailure("no setting --\(option)") }
         return setting
     }
 
     /// The text of `option` from the environment or the file, or `nil` when neither sets it.
-    func text(_ option: String) throws -> String? {
+    package func text(_ option: String) throws -> String? {
         try value(option).map { value, source in
             guard let text = value.stringValue else { throw Self.unreadable(option, source, value, "text") }
             return text
@@ -100,7 +99,7 @@ struct SettingSources {
     }
 
     /// The whole number of `option` from the environment or the file.
-    func wholeNumber(_ option: String) throws -> Int? {
+    package func wholeNumber(_ option: String) throws -> Int? {
         try value(option).map { value, source in
             if let number = value.intValue.flatMap({ Int(exactly: $0) }) { return number }
             if let text = value.stringValue, let number = Int(text.trimmingCharacters(in: .whitespaces)) { return number }
@@ -109,7 +108,7 @@ struct SettingSources {
     }
 
     /// The flag `option` from the environment or the file (`true`/`false`, `1`/`0`).
-    func flag(_ option: String) throws -> Bool? {
+    package func flag(_ option: String) throws -> Bool? {
         try value(option).map { value, source in
             if let flag = value.boolValue { return flag }
             switch value.stringValue?.lowercased() {
@@ -122,7 +121,7 @@ struct SettingSources {
 
     /// The list `option` from the environment (comma-separated) or the file (an array of
     /// strings, or one comma-separated string); empty when neither sets it.
-    func list(_ option: String) throws -> [String] {
+    package func list(_ option: String) throws -> [String] {
         guard let (value, source) = try value(option) else { return [] }
         if let text = value.stringValue {
             return text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -135,7 +134,7 @@ struct SettingSources {
     }
 
     /// Where each setting is set, for the summary: `option` → `environment`, `settings file`.
-    func source(_ option: String) -> String? {
+    package func source(_ option: String) -> String? {
         (try? value(option))??.source
     }
 
@@ -151,8 +150,8 @@ struct SettingSources {
         return nil
     }
 
-    private static func unreadable(_ option: String, _ source: String, _ value: JSONValue, _ expected: String) -> ValidationError {
+    private static func unreadable(_ option: String, _ source: String, _ value: JSONValue, _ expected: String) -> SettingsError {
         let shown = setting(option).isSecret ? "" : ", not \((try? value.jsonString()) ?? "this value")"
-        return ValidationError("\(source): --\(option) must be \(expected)\(shown).")
+        return SettingsError("\(source): --\(option) must be \(expected)\(shown).")
     }
 }

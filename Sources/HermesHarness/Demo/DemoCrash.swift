@@ -1,28 +1,27 @@
-import Foundation
-import Hermes
-import HermesCollector
-import HermesHarness
-import HermesWire
-import Logging
+package import Foundation
+package import Hermes
+package import HermesCollector
+package import HermesWire
+package import Logging
 
 /// The crash part of `hermes demo`: the simulated app runs as a child process
 /// (`hermes-crash-probe`, beside `hermes`) and really crashes; started again on the same
 /// storage, it reports the crash as an `appCrash` record with its symbolicated stack.
-enum DemoCrash {
+package enum DemoCrash {
     /// A crash the collector holds: its signal and stack, as stored.
-    struct Captured: Codable, Equatable {
-        var signal: String
-        var stack: String
+    package struct Captured: Codable, Equatable {
+        package var signal: String
+        package var stack: String
     }
 
     /// How the child crashes: indexing past an array's end.
-    static let way = "index"
+    package static let way = "index"
 
     /// Runs the crashing child, restarts the app on its storage, and uploads the crash.
     /// - Parameters:
     ///   - storage: the collector's store, to read the crash back (`nil`: a remote collector).
     /// - Returns: the signal the child died of and the crashes read back from `storage`.
-    static func run(
+    package static func run(
         configURL: URL, credentials: HermesClient.Credentials, storage: SQLiteCollectorStorage?, logger: Logger
     ) async throws -> (signal: Int32, captured: [Captured]) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-crash-\(UUID().uuidString)")
@@ -58,7 +57,7 @@ enum DemoCrash {
     /// Runs `hermes-crash-probe` on `storage` and waits for it (a minute at most).
     /// Blocking: call it on a thread of its own.
     /// - Returns: the signal it died of (0 if it exited) and its process id.
-    static func runProbe(executable: URL, storage: URL, arguments: [String]) throws -> (signal: Int32, pid: Int32) {
+    package static func runProbe(executable: URL, storage: URL, arguments: [String]) throws -> (signal: Int32, pid: Int32) {
         let process = Process()
         process.executableURL = executable
         process.arguments = ["--storage", storage.path] + arguments
@@ -79,7 +78,7 @@ enum DemoCrash {
 
 extension DemoCrash {
     /// The demo's closing lines about the crash: the signal, then each captured stack.
-    static func text(signal: Int32, captured: [Captured], checked: Bool) -> String {
+    package static func text(signal: Int32, captured: [Captured], checked: Bool) -> String {
         var lines = ["crash: the app ran again as a child process and died of \(CrashReport.signalName(signal)); restarted, it reported the crash"]
         if !checked {
             lines.append("  (uploaded; the stack is read back only from the embedded collector)")
