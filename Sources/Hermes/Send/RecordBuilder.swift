@@ -66,8 +66,8 @@ struct RecordBuilder: Sendable {
         guard !input.namespace.isEmpty else { return .failure(HermesError(.emptyPrefix, "a business record needs a non-empty prefix")) }
         guard !input.type.isEmpty else { return .failure(HermesError(.emptyType, "a record needs a non-empty type")) }
         // The collector refuses these per record: say so now, with the same rule.
-        for (text, name) in [(input.type, "type"), (input.namespace, "prefix")] {
-            if let problem = CheckedText.problem(text, name: name) { return .failure(HermesError(.invalidText, problem.message)) }
+        if let problem = CheckedText.problem(input.type, name: "type") ?? CheckedText.problem(input.namespace, name: "prefix") {
+            return .failure(HermesError(.invalidText, problem.message))
         }
         guard !input.meta.isEmpty else { return .failure(HermesError(.emptyMeta, "a record of type \(input.type) needs a non-empty meta")) }
         guard let configuration else {

@@ -35,9 +35,6 @@ final class ConnectionLimiter: Sendable {
             held.byAddress[address] = left > 0 ? left : nil
         }
     }
-
-    /// Connections held now.
-    var total: Int { held.withLock { $0.total } }
 }
 
 extension ConnectionLimiter {

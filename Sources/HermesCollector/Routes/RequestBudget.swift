@@ -6,17 +6,12 @@ import Synchronization
 /// request is refused at once with ``CollectorError/Code/busy`` (503, `Retry-After: 1`), which
 /// the SDK retries after a backoff.
 final class RequestBudget: Sendable {
-    /// The bytes the budget holds when nothing is in flight.
-    let capacity: Int
     private let available: Mutex<Int>
 
+    /// Creates a budget of `capacity` bytes.
     init(capacity: Int) {
-        self.capacity = capacity
         available = Mutex(capacity)
     }
-
-    /// Bytes not reserved now.
-    var unreserved: Int { available.withLock { $0 } }
 
     /// Runs `body` with `bytes` reserved, released however it ends.
     /// - Throws: ``CollectorError/Code/busy`` when the budget cannot cover `bytes` now, or what

@@ -35,10 +35,4 @@ public struct PacketLimits: Sendable, Hashable {
         let packetBytes = configuration.maxBodyBytes + Self.framingAllowance
         self.init(blockBytes: min(blockBytes, packetBytes), packetBytes: packetBytes, records: configuration.maxItem)
     }
-
-    /// The widest limits any configuration can give (the clamped maxima of `maxItem` and
-    /// `maxBodyMByte`), for a namespace the collector does not configure.
-    public static func widest(blockBytes: Int = 16 << 20) -> PacketLimits {
-        PacketLimits(namespace: .widest, blockBytes: blockBytes)
-    }
 }

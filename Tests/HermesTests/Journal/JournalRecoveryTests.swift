@@ -6,6 +6,23 @@ import Logging
 import Testing
 
 struct JournalRecoveryTests {
+    /// Leaves in `harness`'s folder a journal as an earlier run does: `count` `appLag` records
+    /// (meta `i` from 0) the store never took. No spares: a preparer still making one after the
+    /// client looked would leave a file behind.
+    private static func leaveJournal(records count: Int, in harness: Harness) throws {
+        let journal = Journal(
+            storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
+            fileProtection: .none, logger: .init(label: "hermes.tests"))
+        let builder = RecordBuilder(
+            app: .init(name: "Demo", version: "1.2.0", build: "42"),
+            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
+        for index in 0..<count {
+            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
+            let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
+            _ = journal.append(record)
+        }
+    }
+
     @Test func recordsCommittedAndDeliveredBeforeACrashAreNotStoredAgain() async throws {
         // Given a client that committed 10 records, whose rows were then delivered (deleted),
         // and which died without shutting down (its journal segment is still on disk)
@@ -30,18 +47,7 @@ struct JournalRecoveryTests {
     @Test func recordsLeftInTheJournalAreStoredAtStartAndFlushWaitsForThem() async throws {
         // Given a journal holding 500 records the store never took (written by an earlier run)
         let harness = Harness()
-        // (no spares: a preparer still making one after the client looked would leave a file behind)
-        let journal = Journal(
-            storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
-            fileProtection: .none, logger: .init(label: "hermes.tests"))
-        let builder = RecordBuilder(
-            app: .init(name: "Demo", version: "1.2.0", build: "42"),
-            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
-        for index in 0..<500 {
-            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
-            let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
-            _ = journal.append(record)
-        }
+        try Self.leaveJournal(records: 500, in: harness)
 
         // When a client starts on that folder and flushes
         let client = try harness.client()
@@ -59,17 +65,7 @@ struct JournalRecoveryTests {
         // Given one journal segment holding 350 records an earlier run left, whose header's
         // magic was overwritten and whose 201st frame has a damaged byte
         let harness = Harness()
-        let journal = Journal(
-            storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
-            fileProtection: .none, logger: .init(label: "hermes.tests"))
-        let builder = RecordBuilder(
-            app: .init(name: "Demo", version: "1.2.0", build: "42"),
-            device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
-        for index in 0..<350 {
-            let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
-            let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
-            _ = journal.append(record)
-        }
+        try Self.leaveJournal(records: 350, in: harness)
         let folder = harness.directory.appendingPathComponent(Journal.directoryName)
         let files = try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil).filter { $0.pathExtension == "journal" }
         let file = try #require(files.count == 1 ? files.first : nil)

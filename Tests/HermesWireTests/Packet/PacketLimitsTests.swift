@@ -35,7 +35,7 @@ struct PacketLimitsTests {
         let limits = PacketLimits(namespace: NamespaceConfiguration(maxBodyMByte: 1, maxItem: 20))
         #expect(limits.records == 20)
         #expect(limits.packetBytes == (1 << 20) + PacketLimits.framingAllowance)
-        #expect(PacketLimits.widest().records == 100)
+        #expect(PacketLimits(namespace: .widest).records == 100)
         #expect(NamespaceConfiguration.widest.maxMetaBytes == 64 << 10)
     }
 
