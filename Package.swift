@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Already a dependency of postgres-nio; named for the TLS settings of a postgres:// URL.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.25.0"),
+        // The console's password hashes (bcrypt).
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         // `swift package generate-documentation --target Hermes` (the DocC catalog); builds nothing else.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -117,6 +119,14 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // The console's page, script and style sheet, compiled into the binary.
+            resources: [
+                .embedInCode("Console/Assets/index.html"),
+                .embedInCode("Console/Assets/console.js"),
+                .embedInCode("Console/Assets/console.css"),
             ]
         ),
         // The collector's PostgreSQL store, for several instances on one database. Its own target:

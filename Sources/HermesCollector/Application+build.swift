@@ -49,9 +49,15 @@ public func buildApplication(
     router.add(middleware: RejectionMiddleware(metrics: metrics))
     OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
+    if configuration.console.isEnabled {
+        ConsoleRoutes(
+            storage: storage, live: live, metrics: metrics, settings: configuration.console, adminToken: configuration.adminToken,
+            wallClock: configuration.wallClock, logger: logger
+        ).register(on: router)
+    }
     // Routes by who may call them: the admin token, or a known app key, checked before any handler.
     let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
-    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: admin)
+    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger).register(on: admin)
     EventRoutes(storage: storage).register(on: admin)
     let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)

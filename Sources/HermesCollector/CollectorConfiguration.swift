@@ -50,6 +50,8 @@ public struct CollectorConfiguration: Sendable {
     /// How many days of records to keep, by `CREATE_TIME`, or `nil` to keep everything. Older
     /// whole UTC days are removed at start and then hourly (``CollectorStorage/removeDays(before:)``).
     public var retentionDays: Int? = nil
+    /// The web console under `/console`: on by default.
+    public var console = ConsoleSettings()
     /// The time in milliseconds since 1970 that stamps each upload's arrival, a sync answer and
     /// each retention pass; the system's clock by default, a fixed one in tests.
     public var wallClock: @Sendable () -> Int64 = CollectorConfiguration.systemWallClock

@@ -30,6 +30,10 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case storageFailed
             case serverStopped
             case busy
+            case forbidden
+            case notFound
+            case editConflict
+            case tooManyAttempts
             case wire(HermesWireError.Code)
         }
 
@@ -48,6 +52,10 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .storageFailed: "storageFailed"
             case .serverStopped: "serverStopped"
             case .busy: "busy"
+            case .forbidden: "forbidden"
+            case .notFound: "notFound"
+            case .editConflict: "editConflict"
+            case .tooManyAttempts: "tooManyAttempts"
             case .wire(let code): code.description
             }
         }
@@ -59,7 +67,10 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .bodyTooLarge: .contentTooLarge
             // Past the namespace's limits: 413, so that an SDK with an older configuration halves its batch.
             case .wire(let code) where [.packetTooLarge, .tooManyRecords, .outputTooLarge].contains(code): .contentTooLarge
-            case .namespaceNotFound: .notFound
+            case .namespaceNotFound, .notFound: .notFound
+            case .forbidden: .forbidden
+            case .editConflict: .preconditionFailed
+            case .tooManyAttempts: .tooManyRequests
             case .storageFailed, .serverStopped, .busy: .serviceUnavailable
             default: .badRequest
             }
@@ -87,6 +98,18 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         public static let storageFailed = Code(.storageFailed)
         /// The server stopped before it could listen (503 if ever answered).
         public static let serverStopped = Code(.serverStopped)
+
+        /// The console user's role does not allow this, or a state-changing console request came
+        /// without its session's CSRF token (403).
+        public static let forbidden = Code(.forbidden)
+        /// The console asked for something that does not exist (404).
+        public static let notFound = Code(.notFound)
+        /// A console edit was based on an older version than the one saved now (412): another
+        /// editor saved in between.
+        public static let editConflict = Code(.editConflict)
+        /// Too many failed console sign-ins from one address or for one name; try again in a
+        /// minute (429 with `Retry-After`).
+        public static let tooManyAttempts = Code(.tooManyAttempts)
 
         /// A body or document HermesWire refused, under HermesWire's own code name (400).
         /// - Parameter code: the HermesWire code.
@@ -135,6 +158,7 @@ extension CollectorError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
         if code == .busy { headers[.retryAfter] = "1" }
+        if code == .tooManyAttempts { headers[.retryAfter] = "60" }
         return try Response.json(CollectorRefusal(error: code.description, reason: message, scope: scope).json, status: status, headers: headers)
     }
 }

@@ -16,10 +16,16 @@ extension EventQuery {
         add("monitor_type =", monitorType)
         add("create_time >=", since)
         add("create_time <", until)
+        add("device_id =", deviceID)
+        for match in metaEquals {
+            binds.append(match.key)
+            binds.append(match.value)
+            conditions.append("meta::jsonb ->> $\(binds.count - 1) = $\(binds.count)")
+        }
         if let after {
             binds.append(after.createTime)
             binds.append(after.id)
-            conditions.append("(create_time, id) > ($\(binds.count - 1), $\(binds.count))")
+            conditions.append("(create_time, id) \(cursorComparison) ($\(binds.count - 1), $\(binds.count))")
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), binds)
     }

@@ -131,7 +131,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
             sized.append(query.limit + 1)
             let sizeSQL = """
                 SELECT octet_length(meta) + COALESCE(octet_length(payload), 0) FROM events\(filter)
-                ORDER BY create_time, id LIMIT $\(sized.count)
+                ORDER BY \(query.sqlOrder) LIMIT $\(sized.count)
                 """
             var sizes: [Int] = []
             for try await size in try await client.query(PostgresQuery(unsafeSQL: sizeSQL, binds: sized), logger: logger).decode(Int.self) {
@@ -141,14 +141,9 @@ public final class PostgresCollectorStorage: CollectorStorage {
             var all = binds
             all.append(count)
             let sql = """
-                SELECT namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id
-                FROM events\(filter) ORDER BY create_time, id LIMIT $\(all.count)
+                SELECT \(Self.eventColumns) FROM events\(filter) ORDER BY \(query.sqlOrder) LIMIT $\(all.count)
                 """
-            let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: all), logger: logger)
-            var events: [StoredEvent] = []
-            for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
-                events.append(try Self.event(row))
-            }
+            let events = try await fetchEvents(sql, all)
             return EventPage(events: events, next: hasMore ? events.last.map(EventCursor.init(after:)) : nil)
         }
     }
@@ -160,6 +155,19 @@ public final class PostgresCollectorStorage: CollectorStorage {
             for try await count in rows.decode(Int64.self) { return Int(count) }
             return 0
         }
+    }
+
+    /// The columns ``fetchEvents(_:_:)`` reads, in its order.
+    static let eventColumns = "namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id"
+
+    /// Runs a `SELECT` of ``eventColumns`` and reads the events it answers.
+    func fetchEvents(_ sql: String, _ binds: PostgresBindings) async throws -> [StoredEvent] {
+        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        var events: [StoredEvent] = []
+        for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
+            events.append(try Self.event(row))
+        }
+        return events
     }
 
     private static func event(

@@ -1,3 +1,5 @@
+import HermesCollector
+
 /// The collector's tables in PostgreSQL, as numbered migrations applied once each at start,
 /// under an advisory lock so that instances starting together apply them once.
 ///
@@ -50,11 +52,17 @@ enum PostgresSchema {
                 )
                 """,
             ]
-        )
+        ),
+        (
+            2, "console: users, sessions, configuration changes, record minutes, arrival index",
+            ConsoleSchema.statements(idColumn: "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+        ),
     ]
 
     /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of
     /// rows that were new (one answer row per batch, not one per new row: less to send and decode).
+    /// The same statement adds the new rows to the minute's counts (`record_minutes`), in key
+    /// order so that concurrent batches lock those rows in one order.
     /// Binds: namespaces, report ids, types, create times, metas, has-payload flags, payloads,
     /// then the batch's device id, batch id and receive time.
     static let insertEvents = """
@@ -65,7 +73,12 @@ enum PostgresSchema {
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[])
                  AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload)
             ON CONFLICT (namespace, report_id, create_time) DO NOTHING
-            RETURNING 1
+            RETURNING namespace, monitor_type
+        ), counted AS (
+            INSERT INTO record_minutes (minute, namespace, monitor_type, records)
+            SELECT $10 / 60000, namespace, monitor_type, count(*) FROM inserted
+            GROUP BY namespace, monitor_type ORDER BY namespace, monitor_type
+            ON CONFLICT (minute, namespace, monitor_type) DO UPDATE SET records = record_minutes.records + excluded.records
         )
         SELECT count(*) FROM inserted
         """

@@ -3,6 +3,7 @@ import Foundation
 @testable import Hermes
 @testable import hermes
 import HermesCollector
+import HermesHarness
 import HermesWire
 import Testing
 

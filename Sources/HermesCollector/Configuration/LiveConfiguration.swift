@@ -35,20 +35,31 @@ actor LiveConfiguration {
         return LiveConfiguration(document: document, storage: storage)
     }
 
-    /// Sets one namespace's configuration, clamped, as the next revision.
+    /// Sets one namespace's configuration, clamped, as the next revision, and keeps the change
+    /// in the history.
+    /// - Parameters:
+    ///   - ifMatch: the ``NamespaceConfiguration/entityTag`` the editor started from, or `nil`
+    ///     to set it whatever it is now.
+    ///   - edit: who changed it and when, for the history.
     /// - Returns: the new document and the values clamping changed.
-    func setNamespace(_ name: String, _ configuration: NamespaceConfiguration) async throws(CollectorError) -> (
-        ConfigurationDocument, [ConfigurationAdjustment]
-    ) {
+    /// - Throws: ``CollectorError/Code/editConflict`` when the namespace changed since `ifMatch`.
+    func setNamespace(
+        _ name: String, _ configuration: NamespaceConfiguration, ifMatch: String? = nil, by edit: ConfigurationEdit
+    ) async throws(CollectorError) -> (ConfigurationDocument, [ConfigurationAdjustment]) {
         let (clamped, adjustments) = configuration.clamped(namespace: name)
-        let document = try await change { $0.namespaces[name] = clamped }
+        let document = try await change(name, by: edit) { document throws(CollectorError) in
+            if let ifMatch, document.namespaces[name]?.entityTag ?? NamespaceConfiguration.absentTag != ifMatch {
+                throw CollectorError(.editConflict, "namespace \(name) was changed by someone else since you opened it")
+            }
+            document.namespaces[name] = clamped
+        }
         return (document, adjustments)
     }
 
-    /// Removes a namespace as the next revision.
+    /// Removes a namespace as the next revision, and keeps the change in the history.
     /// - Throws: ``CollectorError/Code/namespaceNotFound`` if there is no such namespace.
-    func removeNamespace(_ name: String) async throws(CollectorError) -> ConfigurationDocument {
-        try await change { document throws(CollectorError) in
+    func removeNamespace(_ name: String, by edit: ConfigurationEdit) async throws(CollectorError) -> ConfigurationDocument {
+        try await change(name, by: edit) { document throws(CollectorError) in
             guard document.namespaces.removeValue(forKey: name) != nil else {
                 throw CollectorError(.namespaceNotFound, "there is no namespace named \(name)")
             }
@@ -69,6 +80,27 @@ actor LiveConfiguration {
         } catch {
             logger.warning("could not reload the configuration", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// Edits one namespace of the saved document and keeps the change in the history (after
+    /// the save: a history entry that fails to save is logged, the change stands).
+    private func change(
+        _ name: String, by edit: ConfigurationEdit, _ apply: @escaping @Sendable (inout ConfigurationDocument) throws(CollectorError) -> Void
+    ) async throws(CollectorError) -> ConfigurationDocument {
+        let before = EditWitness<NamespaceConfiguration?>()
+        let next = try await change { document throws(CollectorError) in
+            before.see(document.namespaces[name])
+            try apply(&document)
+        }
+        let entry = ConfigurationChange(
+            namespace: name, revision: next.revision, author: edit.author, changedAt: edit.time, before: before.value??.json,
+            after: next.namespaces[name]?.json)
+        do {
+            try await storage.appendConfigurationChange(entry)
+        } catch {
+            edit.logger.error("could not keep the configuration change in the history", metadata: ["namespace": "\(name)", "error": "\(error)"])
+        }
+        return next
     }
 
     /// Edits the saved document (the served one when none is saved) as the next revision, saved

@@ -9,7 +9,11 @@ struct AdminRoutes {
 
     let live: LiveConfiguration
     let maxBodyBytes: Int
+    let wallClock: @Sendable () -> Int64
     let logger: Logger
+
+    /// The history's author of changes made through the admin API.
+    static let author = "admin-token"
 
     func register(on router: some RouterMethods<BasicRequestContext>) {
         router.put(Self.path) { request, context -> Response in
@@ -21,7 +25,7 @@ struct AdminRoutes {
             } catch {
                 throw CollectorError(error)
             }
-            let (document, adjustments) = try await live.setNamespace(name, configuration)
+            let (document, adjustments) = try await live.setNamespace(name, configuration, by: edit)
             logger.info(
                 "namespace configuration set",
                 metadata: [
@@ -39,11 +43,13 @@ struct AdminRoutes {
         }
         router.delete(Self.path) { request, context -> Response in
             let name = try Self.namespace(context)
-            let document = try await live.removeNamespace(name)
+            let document = try await live.removeNamespace(name, by: edit)
             logger.info("namespace removed", metadata: ["namespace": "\(name)", "revision": "\(document.revision)"])
             return try .json(["namespace": .string(name), "revision": .int(Int64(document.revision))])
         }
     }
+
+    private var edit: ConfigurationEdit { ConfigurationEdit(author: Self.author, time: wallClock(), logger: logger) }
 
     private static func namespace(_ context: BasicRequestContext) throws(CollectorError) -> String {
         guard let name = context.parameters.get("name"), !name.isEmpty else {

@@ -8,6 +8,7 @@ extension EventQuery {
             ("monitor_type = ?", monitorType),
             ("create_time >= ?", since),
             ("create_time < ?", until),
+            ("device_id = ?", deviceID),
         ]
         var conditions: [String] = []
         var arguments = StatementArguments()
@@ -16,8 +17,12 @@ extension EventQuery {
             conditions.append(filter.condition)
             arguments += [value]
         }
+        for match in metaEquals {
+            conditions.append("CAST(json_extract(meta, ?) AS TEXT) = ?")
+            arguments += [match.jsonPath, match.value]
+        }
         if let after {
-            conditions.append("(create_time, id) > (?, ?)")
+            conditions.append("(create_time, id) \(cursorComparison) (?, ?)")
             arguments += [after.createTime, after.id]
         }
         return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), arguments)

@@ -20,7 +20,16 @@ public struct EventQuery: Sendable, Hashable {
     public var since: Int64?
     /// Only events created before this time (exclusive).
     public var until: Int64?
-    /// Only events after this one in `(createTime, id)` order: the next page.
+    /// Only events brought by an upload with this `X-Hermes-Device-Id`.
+    public var deviceID: String?
+    /// Only events whose meta has each of these keys with exactly this value (compared as text:
+    /// `4` matches the number 4 and the string "4").
+    public var metaEquals: [MetaMatch] = []
+    /// Newest first: pages go back in time, and ``after`` is the last event of the previous
+    /// page in that order.
+    public var newestFirst = false
+    /// Only events after this one in `(createTime, id)` order (before it when ``newestFirst``):
+    /// the next page.
     public var after: EventCursor?
     /// The most events to return, 1 to ``maximumLimit``.
     public var limit: Int
@@ -37,4 +46,30 @@ public struct EventQuery: Sendable, Hashable {
         self.after = after
         self.limit = limit
     }
+
+    /// The order events are read in, for a store's `ORDER BY`.
+    package var sqlOrder: String { newestFirst ? "create_time DESC, id DESC" : "create_time, id" }
+    /// How the cursor compares, for a store's `(create_time, id) <op> (…)`.
+    package var cursorComparison: String { newestFirst ? "<" : ">" }
+}
+
+/// One meta key and the value it must have, for ``EventQuery/metaEquals``.
+public struct MetaMatch: Sendable, Hashable {
+    /// The top-level meta key: 1 to 128 characters, without quotes or backslashes.
+    public var key: String
+    /// The value, as text.
+    public var value: String
+
+    /// Creates a match.
+    /// - Throws: ``CollectorError/Code/invalidQuery`` for a key that is empty, too long, or holds a quote or backslash.
+    public init(key: String, value: String) throws(CollectorError) {
+        guard (1...128).contains(key.count), !key.contains("\""), !key.contains("\\") else {
+            throw CollectorError(.invalidQuery, "a meta key to match is 1 to 128 characters without quotes or backslashes")
+        }
+        self.key = key
+        self.value = value
+    }
+
+    /// The SQLite JSON path of the key: `$."key"`.
+    package var jsonPath: String { "$.\"\(key)\"" }
 }

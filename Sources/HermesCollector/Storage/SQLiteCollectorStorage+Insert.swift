@@ -61,8 +61,14 @@ extension SQLiteCollectorStorage {
                 ON CONFLICT (namespace, report_id) DO NOTHING
                 """)
         var stored = 0
+        var minute = RecordMinuteTally()
         for record in batch.records where try execute(statement, binding: record, of: batch, in: db) {
             stored += 1
+            minute.count(record)
+        }
+        let add = try db.cachedStatement(sql: ConsoleSchema.addMinute)
+        for (key, records) in minute.counts {
+            try add.execute(arguments: [batch.receivedAt / 60_000, key.namespace, key.monitorType, records])
         }
         return StoreOutcome(stored: stored, duplicates: batch.records.count - stored)
     }

@@ -81,14 +81,14 @@ public struct SQLiteCollectorStorage: CollectorStorage {
                     db,
                     sql: """
                         SELECT length(CAST(meta AS BLOB)) + COALESCE(length(payload), 0) FROM events\(filter)
-                        ORDER BY create_time, id LIMIT ?
+                        ORDER BY \(query.sqlOrder) LIMIT ?
                         """,
                     arguments: arguments + [query.limit + 1]
                 )
                 let (count, hasMore) = EventPage.cut(sizes: sizes, limit: query.limit)
                 let rows = try Row.fetchAll(
                     db,
-                    sql: "SELECT * FROM events\(filter) ORDER BY create_time, id LIMIT ?",
+                    sql: "SELECT * FROM events\(filter) ORDER BY \(query.sqlOrder) LIMIT ?",
                     arguments: arguments + [count]
                 )
                 let events = try rows.map(Self.event)
@@ -130,7 +130,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         }
     }
 
-    private static func event(_ row: Row) throws -> StoredEvent {
+    static func event(_ row: Row) throws -> StoredEvent {
         let metaText: String = row["meta"]
         let meta: JSONValue
         do {
@@ -177,6 +177,11 @@ public struct SQLiteCollectorStorage: CollectorStorage {
                         document TEXT NOT NULL
                     );
                     """)
+        }
+        migrator.registerMigration("console v1") { db in
+            for statement in ConsoleSchema.statements(idColumn: "id INTEGER PRIMARY KEY") { try db.execute(sql: statement) }
+            // The console's newest-first pages over every namespace (PostgreSQL has it from the start).
+            try db.execute(sql: "CREATE INDEX events_by_time ON events (create_time, id)")
         }
         return migrator
     }()

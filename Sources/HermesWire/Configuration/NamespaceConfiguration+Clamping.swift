@@ -1,11 +1,11 @@
 extension NamespaceConfiguration {
     /// The allowed range of a value. A value below a range that excludes its lower bound
     /// (`(0, 3]`) is not clamped to an invalid minimum but replaced by the default.
-    struct Limit {
-        var lower: Double
-        var lowerIsOpen: Bool
-        var upper: Double
-        var fallback: Double
+    package struct Limit: Sendable {
+        package var lower: Double
+        package var lowerIsOpen: Bool
+        package var upper: Double
+        package var fallback: Double
 
         func apply(_ value: Double) -> Double {
             if value.isNaN { return fallback }
@@ -34,6 +34,14 @@ extension NamespaceConfiguration {
         return widest
     }
     static let sampleRateLimit = Limit(lower: 0, lowerIsOpen: false, upper: 1, fallback: 1)
+
+    /// Each clamped field's wire name and range, in the order of the specification's table
+    /// (`sampleRate` is each monitor item's): what an editor shows beside each field.
+    package static let limitsByField: [(field: String, limit: Limit)] = [
+        ("maxBodyMByte", maxBodyMByteLimit), ("periodicTimerSecond", periodicTimerSecondLimit), ("maxItem", maxItemLimit),
+        ("maxFlowMByte", maxFlowMByteLimit), ("expirationDay", expirationDayLimit), ("maxCacheCount", maxCacheCountLimit),
+        ("flushCount", flushCountLimit), ("maxMetaKByte", maxMetaKByteLimit), ("sampleRate", sampleRateLimit),
+    ]
 
     /// This configuration with every value brought into its range (specification §3), and one
     /// adjustment per value that was changed. Never traps, whatever the values.

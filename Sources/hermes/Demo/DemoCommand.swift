@@ -48,7 +48,14 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object (per-namespace counts, sessions, users, missing, captured_crashes) instead of the tables.")
     var json = false
 
+    @Flag(help: "Keep the embedded collector running after the demo, with its web console: prints the console's URL and a sign-in. Ctrl-C stops it.")
+    var serve = false
+
+    @Option(help: "With --serve: the port to listen on (0 picks a free one).")
+    var port = 8080
+
     func validate() throws {
+        if serve, collector != nil { throw ValidationError("--serve keeps the embedded collector running; it cannot go with --collector") }
         if collector != nil {
             guard let collector, let url = URL(string: collector), ["http", "https"].contains(url.scheme?.lowercased()), url.host != nil else {
                 throw ValidationError("--collector must be an http:// or https:// URL such as http://127.0.0.1:8080")
@@ -64,8 +71,16 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let outcome = try await report { line in if !json { print(line) } }
-        print(try json ? outcome.summary.json() : outcome.text)
+        var printed = false
+        let outcome = try await report(say: { line in if !json { print(line) } }) { outcome, server, storage, key in
+            guard serve, let server, let storage else { return }
+            print(try json ? outcome.summary.json() : outcome.text)
+            printed = true
+            print(try await DemoConsole.open(storage: storage, port: server.port, appKey: appKey, key: key))
+            fflush(nil)
+            try await server.waitUntilStopped()
+        }
+        if !printed { print(try json ? outcome.summary.json() : outcome.text) }
         if let failure = outcome.failure {
             FileHandle.standardError.write(Data("hermes demo: \(failure)\n".utf8))
             throw ExitCode(1)
@@ -73,7 +88,12 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     /// Runs the demo; `say` gets the progress lines.
-    func report(say: (String) -> Void) async throws -> DemoReport {
+    /// - Parameter afterwards: runs once the demo is done, before the embedded collector (if
+    ///   any) stops, with the report, that collector, its store and the cipher key in hex.
+    func report(
+        say: (String) -> Void,
+        afterwards: (DemoReport, CollectorServer?, SQLiteCollectorStorage?, String) async throws -> Void = { _, _, _, _ in }
+    ) async throws -> DemoReport {
         var logger = Logger(label: "hermes.demo")
         logger.logLevel = .warning
         let keyBytes = key.flatMap(Hex.bytes) ?? Hex.randomBytes(16)
@@ -103,10 +123,10 @@ struct DemoCommand: AsyncParsableCommand {
             let storage = try SQLiteCollectorStorage(path: workDirectory.appendingPathComponent("collector.sqlite").path)
             let running = try await CollectorServer.start(
                 configuration: CollectorConfiguration(
-                    port: 0, appKeys: [appKey], adminToken: Hex.string(Hex.randomBytes(16)),
+                    port: serve ? port : 0, appKeys: [appKey], adminToken: Hex.string(Hex.randomBytes(16)),
                     keyring: Keyring([cipher]), initialConfiguration: DemoScenario.configuration
                 ),
-                storage: storage, logger: logger
+                storage: storage, logger: logger, stopsOnSignals: serve
             )
             server = running
             embedded = storage
@@ -149,8 +169,14 @@ struct DemoCommand: AsyncParsableCommand {
             try? await server?.shutdown()
             throw error
         }
-        try? await server?.shutdown()
         report.add(crash: crash.signal, captured: crash.captured, checked: embedded != nil)
+        do {
+            try await afterwards(report, server, embedded, Hex.string(keyBytes))
+        } catch {
+            try? await server?.shutdown()
+            throw error
+        }
+        try? await server?.shutdown()
         return report
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 /// An in-memory SQLite store that fails every call while ``isDown`` is set: a database that
 /// went away.
 final class SwitchableStorage: CollectorStorage {
-    private let base: SQLiteCollectorStorage
+    let base: SQLiteCollectorStorage
     private let down = Mutex(false)
 
     init() throws {
@@ -17,7 +17,7 @@ final class SwitchableStorage: CollectorStorage {
         set { down.withLock { $0 = newValue } }
     }
 
-    private func checked<T>(_ work: () async throws -> T) async throws -> T {
+    func checked<T>(_ work: () async throws -> T) async throws -> T {
         if isDown { throw CollectorError(.storageFailed, "the test store is down") }
         return try await work()
     }

@@ -1,29 +1,28 @@
-import Foundation
-import HermesHarness
+package import Foundation
 
 /// What `hermes demo --json` prints: one object, built here so that later figures are one
 /// more property.
-struct DemoSummary: Codable, Equatable {
+package struct DemoSummary: Codable, Equatable {
     /// What the app sent and what the collector stored, in one namespace.
-    struct NamespaceCounts: Codable, Equatable {
-        var sent: Int
-        var accepted: Int
+    package struct NamespaceCounts: Codable, Equatable {
+        package var sent: Int
+        package var accepted: Int
         /// `nil` when the collector could not be read back.
-        var stored: Int?
+        package var stored: Int?
     }
 
-    var namespaces: [String: NamespaceCounts] = [:]
+    package var namespaces: [String: NamespaceCounts] = [:]
     /// Distinct `SESSION_ID`s among the records at the collector.
-    var sessions: Int = 0
+    package var sessions: Int = 0
     /// Distinct non-null `USER_ID`s among the records at the collector.
-    var users: Int = 0
+    package var users: Int = 0
     /// Accepted records not at the collector; `nil` when the collector could not be read back.
-    var missing: Int?
+    package var missing: Int?
     /// The crashes the demo's child process really had, as the collector holds them.
-    var capturedCrashes: [DemoCrash.Captured] = []
+    package var capturedCrashes: [DemoCrash.Captured] = []
 
     /// The JSON text: keys sorted, in snake case.
-    func json() throws -> String {
+    package func json() throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase

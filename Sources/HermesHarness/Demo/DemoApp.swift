@@ -1,36 +1,41 @@
-import Foundation
-import Hermes
-import HermesHarness
-import HermesWire
-import Logging
+package import Foundation
+package import Hermes
+package import HermesWire
+package import Logging
 
 /// The simulated app of `hermes demo`: a real `HermesClient` sending the scenario's records to
 /// a collector, then uploading until its store is empty.
-struct DemoApp {
-    struct Key: Hashable, Comparable {
-        var namespace: String
-        var type: String
+package struct DemoApp {
+    package struct Key: Hashable, Comparable {
+        package var namespace: String
+        package var type: String
 
-        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.namespace, lhs.type) < (rhs.namespace, rhs.type) }
+        package static func < (lhs: Key, rhs: Key) -> Bool { (lhs.namespace, lhs.type) < (rhs.namespace, rhs.type) }
     }
 
-    struct Result {
-        var sent: [Key: Int] = [:]
-        var accepted: [Key: Int] = [:]
+    package struct Result {
+        package var sent: [Key: Int] = [:]
+        package var accepted: [Key: Int] = [:]
         /// The REPORT_IDs accepted, per namespace.
-        var acceptedIDs: [String: Set<String>] = [:]
-        var wireBytes: [String: Int] = [:]
-        var revision = 0
-        var leftInStore = 0
+        package var acceptedIDs: [String: Set<String>] = [:]
+        package var wireBytes: [String: Int] = [:]
+        package var revision = 0
+        package var leftInStore = 0
         /// How the last upload round of each namespace ended.
-        var lastOutcomes: [String: UploadSummary.Outcome] = [:]
+        package var lastOutcomes: [String: UploadSummary.Outcome] = [:]
     }
 
-    var configURL: URL
-    var credentials: HermesClient.Credentials
-    var logger: Logger
+    package var configURL: URL
+    package var credentials: HermesClient.Credentials
+    package var logger: Logger
 
-    func run(progress: (Int, Int) async -> Void) async throws -> Result {
+    package init(configURL: URL, credentials: HermesClient.Credentials, logger: Logger) {
+        self.configURL = configURL
+        self.credentials = credentials
+        self.logger = logger
+    }
+
+    package func run(progress: (Int, Int) async -> Void) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-demo-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = CountingTransport(URLSessionTransport())
@@ -58,7 +63,7 @@ struct DemoApp {
         for (position, (item, index)) in schedule.enumerated() {
             let key = Key(namespace: item.namespace, type: item.type)
             let meta = DemoScenario.meta(item, index, random: &random)
-            let payload = item.payloadBytes > 0 ? DemoScenario.stack(bytes: item.payloadBytes, random: &random) : nil
+            let payload = item.payloadBytes > 0 ? DemoScenario.stack(bytes: item.payloadBytes, index: index, random: &random) : nil
             let outcome = client.namespace(item.namespace).send(type: item.type, meta: meta, payload: payload)
             result.sent[key, default: 0] += 1
             if let reportID = outcome.reportID {

@@ -1,28 +1,32 @@
-import Foundation
-import Hermes
-import HermesCollector
-import HermesWire
+package import Foundation
+package import Hermes
+package import HermesCollector
+package import HermesWire
 
 /// What `hermes demo` reads back from the collector to check every accepted record arrived.
-struct CollectedRecord {
-    var reportID: String
-    var monitorType: String
+package struct CollectedRecord {
+    package var reportID: String
+    package var monitorType: String
     /// Meta JSON bytes plus payload bytes: what the records weigh before compression.
-    var rawBytes: Int
+    package var rawBytes: Int
     /// The record's `SESSION_ID` and `USER_ID`.
-    var sessionID: String?
-    var userID: String?
+    package var sessionID: String?
+    package var userID: String?
 }
 
-protocol DemoCollectorView {
+package protocol DemoCollectorView {
     func records(in namespace: String) async throws -> [CollectedRecord]
 }
 
 /// Reads the embedded collector's storage directly.
-struct EmbeddedCollectorView: DemoCollectorView {
-    var storage: SQLiteCollectorStorage
+package struct EmbeddedCollectorView: DemoCollectorView {
+    package var storage: SQLiteCollectorStorage
 
-    func records(in namespace: String) async throws -> [CollectedRecord] {
+    package init(storage: SQLiteCollectorStorage) {
+        self.storage = storage
+    }
+
+    package func records(in namespace: String) async throws -> [CollectedRecord] {
         try await storage.events(EventQuery(namespace: namespace, limit: EventQuery.maximumLimit)).map { event in
             CollectedRecord(
                 reportID: event.reportID, monitorType: event.monitorType,
@@ -34,11 +38,16 @@ struct EmbeddedCollectorView: DemoCollectorView {
 }
 
 /// Reads a running collector's `GET /v1/events` with the admin token.
-struct RemoteCollectorView: DemoCollectorView {
-    var baseURL: URL
-    var adminToken: String
+package struct RemoteCollectorView: DemoCollectorView {
+    package var baseURL: URL
+    package var adminToken: String
 
-    func records(in namespace: String) async throws -> [CollectedRecord] {
+    package init(baseURL: URL, adminToken: String) {
+        self.baseURL = baseURL
+        self.adminToken = adminToken
+    }
+
+    package func records(in namespace: String) async throws -> [CollectedRecord] {
         var components = URLComponents(url: baseURL.appendingPathComponent("v1/events"), resolvingAgainstBaseURL: false)!
         components.queryItems = [
             URLQueryItem(name: "namespace", value: namespace), URLQueryItem(name: "limit", value: String(EventQuery.maximumLimit)),

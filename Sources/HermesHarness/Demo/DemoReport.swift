@@ -1,23 +1,22 @@
-import Foundation
-import Hermes
-import HermesHarness
-import HermesWire
+package import Foundation
+package import Hermes
+package import HermesWire
 
 /// The final table of `hermes demo`: per namespace and type, what the app sent and what the
 /// collector stored, with the bytes on the wire and the compression ratio per namespace.
-struct DemoReport {
-    var text: String
+package struct DemoReport {
+    package var text: String
     /// Accepted records not found at the collector; `nil` when the collector could not be read.
-    var missing: Int? { summary.missing }
+    package var missing: Int? { summary.missing }
     /// The same figures for `--json`.
-    var summary: DemoSummary
+    package var summary: DemoSummary
     /// Accepted records still in the app's store: no collector confirmed them.
-    var unconfirmed = 0
+    package var unconfirmed = 0
     /// How the last upload of each namespace that did not complete ended (`JZ: paused (unauthorized)`).
-    var lastOutcomes: [String] = []
+    package var lastOutcomes: [String] = []
 
     /// Why the demo failed, in plain words, or `nil` when every accepted record is at the collector.
-    var failure: String? {
+    package var failure: String? {
         if unconfirmed > 0 {
             let why = lastOutcomes.isEmpty ? "" : "; the last uploads ended: " + lastOutcomes.joined(separator: ", ")
             return "\(unconfirmed) accepted records were not confirmed by the collector\(why)"
@@ -26,7 +25,7 @@ struct DemoReport {
         return nil
     }
 
-    static func make(result: DemoApp.Result, view: (any DemoCollectorView)?) async throws -> DemoReport {
+    package static func make(result: DemoApp.Result, view: (any DemoCollectorView)?) async throws -> DemoReport {
         var table = TextTable(columns: ["namespace", "type", "sent", "accepted", "stored", "wire bytes", "ratio"])
         var missing = view == nil ? nil : 0
         var totals = (sent: 0, accepted: 0, stored: 0, wire: 0, raw: 0)
@@ -81,7 +80,7 @@ struct DemoReport {
 
     /// Adds the crash part: the closing lines about the crashing child, and the crashes the
     /// collector holds.
-    mutating func add(crash signal: Int32, captured: [DemoCrash.Captured], checked: Bool) {
+    package mutating func add(crash signal: Int32, captured: [DemoCrash.Captured], checked: Bool) {
         text += "\n" + DemoCrash.text(signal: signal, captured: captured, checked: checked)
         summary.capturedCrashes = captured
     }
