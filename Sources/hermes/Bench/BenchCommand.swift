@@ -4,8 +4,8 @@ import HermesHarness
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
-/// suite, every suite but `collector` and `retention`, in one table (or one JSON object with a
-/// key per suite).
+/// suite, every suite but `collector`, `retention` and `console`, in one table (or one JSON
+/// object with a key per suite).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
@@ -23,12 +23,15 @@ struct BenchCommand: AsyncParsableCommand {
         case collector
         /// Dropping an old day on PostgreSQL while inserts run; not part of "all" (it wants a database).
         case retention
+        /// The web console's pages over a filled store; not part of "all" (it fills a million records).
+        case console
 
         /// The suites run when none is named.
-        static let all: [Suite] = allCases.filter { $0 != .collector && $0 != .retention }
+        static let all: [Suite] = allCases.filter { ![.collector, .retention, .console].contains($0) }
     }
 
-    @Argument(help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector and retention when omitted.")
+    @Argument(
+        help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector, retention and console when omitted.")
     var suite: Suite?
 
     @Option(help: "collector: how many collector processes serve behind the round-robin front.")
@@ -36,7 +39,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "collector: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).",
+            "collector, console: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).",
             valueName: "url|sqlite"))
     var storage = "sqlite"
 
@@ -46,8 +49,11 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "collector: how many unique 100-record batches one run posts (every fifth twice).")
     var batches = 400
 
-    @Option(help: "collector, retention: how many runs (the figures are their medians).")
-    var runs = 3
+    @Option(help: "collector, retention: how many runs, 3 by default (the figures are their medians); console: requests per page, 20 by default.")
+    var runs: Int?
+
+    @Option(help: "console: how many records the store holds.")
+    var records = 1_000_000
 
     @Option(help: "retention: how many records the old day dropped holds.")
     var rows = 1_000_000
@@ -56,14 +62,19 @@ struct BenchCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        guard runs ?? 1 >= 1 else { throw ValidationError("--runs must be at least 1.") }
+        if suite == .console {
+            guard records >= 1 else { throw ValidationError("--records must be at least 1.") }
+            return
+        }
         if suite == .retention {
             guard postgresURL != nil else { throw ValidationError("retention drops PostgreSQL day partitions: give --storage postgres://….") }
-            guard rows >= 1, uploaders >= 1, runs >= 1 else { throw ValidationError("--rows, --uploaders and --runs must be at least 1.") }
+            guard rows >= 1, uploaders >= 1 else { throw ValidationError("--rows and --uploaders must be at least 1.") }
             return
         }
         guard suite == .collector else { return }
-        guard instances >= 1, uploaders >= 1, batches >= 1, runs >= 1 else {
-            throw ValidationError("--instances, --uploaders, --batches and --runs must be at least 1.")
+        guard instances >= 1, uploaders >= 1, batches >= 1 else {
+            throw ValidationError("--instances, --uploaders and --batches must be at least 1.")
         }
         guard postgresURL != nil || instances == 1 else {
             throw ValidationError("SQLite serves one collector per file: use --instances 1, or --storage postgres://….")
@@ -86,11 +97,13 @@ struct BenchCommand: AsyncParsableCommand {
             case .journal: report = try await JournalBenchmark().run()
             case .collector:
                 report = try await CollectorBenchmark(
-                    instances: instances, postgresURL: postgresURL, uploaders: uploaders, batches: batches, runs: runs
+                    instances: instances, postgresURL: postgresURL, uploaders: uploaders, batches: batches, runs: runs ?? 3
                 ).run()
             case .retention:
                 guard let postgresURL else { throw ValidationError("retention needs --storage postgres://….") }
-                report = try await RetentionBenchmark(postgresURL: postgresURL, rows: rows, uploaders: uploaders, runs: runs).run()
+                report = try await RetentionBenchmark(postgresURL: postgresURL, rows: rows, uploaders: uploaders, runs: runs ?? 3).run()
+            case .console:
+                report = try await ConsoleBenchmark(records: records, postgresURL: postgresURL, runs: runs ?? 20).run()
             }
             reports.append((suite, report))
         }

@@ -242,9 +242,3 @@ extension CollectorBenchmark {
         return total
     }
 }
-
-/// A URL from text the benchmark builds itself.
-private func requireURL(_ text: String) throws -> URL {
-    guard let url = URL(string: text) else { throw RunFailure("not a URL: \(text)") }
-    return url
-}
