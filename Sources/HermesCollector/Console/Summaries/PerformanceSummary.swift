@@ -19,6 +19,11 @@ struct PerformanceSummary {
         var path: String
         var durations: [Double] = []
         var errors = 0
+
+        mutating func add(duration: Double?, failed: Bool) {
+            if let duration { durations.append(duration) }
+            if failed { errors += 1 }
+        }
     }
 
     init(buckets: TimeBuckets) {
@@ -45,10 +50,9 @@ struct PerformanceSummary {
             let host = event.meta["host"]?.stringValue ?? "?"
             let path = event.meta["path"]?.stringValue ?? "/"
             let failed = event.monitorType == MonitorType.netError || (event.meta["status"]?.intValue ?? 0) >= 500
-            var tally = requests["\(host) \(path)"] ?? RequestTally(host: host, path: path)
-            if let duration = event.meta["durationMs"]?.doubleValue { tally.durations.append(duration) }
-            if failed { tally.errors += 1 }
-            requests["\(host) \(path)"] = tally
+            // In place: a copy taken out and put back would copy the route's durations at each record.
+            requests["\(host) \(path)", default: RequestTally(host: host, path: path)].add(
+                duration: event.meta["durationMs"]?.doubleValue, failed: failed)
             if let bucket {
                 requestSeries[bucket] += 1
                 if failed { errorSeries[bucket] += 1 }
