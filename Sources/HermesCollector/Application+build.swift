@@ -51,7 +51,7 @@ public func buildApplication(
     ConfigRoutes(live: live).register(on: router)
     if configuration.console.isEnabled {
         ConsoleRoutes(
-            storage: storage, live: live, metrics: metrics, settings: configuration.console, adminToken: configuration.adminToken,
+            storage: storage, live: live, sync: sync, metrics: metrics, settings: configuration.console, adminToken: configuration.adminToken,
             wallClock: configuration.wallClock, logger: logger
         ).register(on: router)
     }

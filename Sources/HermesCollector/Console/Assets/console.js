@@ -505,6 +505,28 @@ function diff(theirs, mine) {
   })));
 }
 
+// ---- sync ----------------------------------------------------------------------------------
+
+async function syncView() {
+  const data = await api("GET", "/sync");
+  if (!data.served) {
+    show(el("h1", {}, "Sync"), el("p", { class: "muted", id: "sync-off" }, "This collector does not serve record sync (start it with --sync-schema)."));
+    return;
+  }
+  const live = data.types.reduce((sum, t) => sum + t.live, 0);
+  show(
+    el("h1", {}, "Sync"),
+    el("div", { class: "cards" }, card("Revision", number(data.revision, 0)), card("Live records", number(live, 0)), card("Devices", number(data.devices.length, 0))),
+    el("div", { class: "panel", id: "sync-types" }, el("h2", {}, "Types"),
+      table(["Type", "Live records", "Tombstones"], data.types.map((t) => ({ cells: [t.type, number(t.live, 0), number(t.deleted, 0)] })))),
+    el("div", { class: "panel", id: "sync-recent" }, el("h2", {}, "Recent change sets"),
+      table(["Received", "Device", "Sequence", "Records", "Outcome"], data.recent.map((o) => ({
+        cells: [time(o.receivedAt), o.clientID, String(o.sequence), String(o.entries), o.conflict ? el("span", { class: "error" }, `conflict: ${o.conflict}`) : el("span", { class: "ok" }, `revision ${o.revision}`)],
+      })))),
+    el("div", { class: "panel", id: "sync-devices" }, el("h2", {}, "Devices"),
+      table(["Device", "Last exchange", "Change sets", "Conflicts"], data.devices.map((d) => ({ cells: [d.clientID, time(d.lastExchange), number(d.changeSets, 0), number(d.conflicts, 0)] })))));
+}
+
 // ---- users ---------------------------------------------------------------------------------
 
 async function usersView() {
@@ -541,6 +563,7 @@ const views = {
   namespaces: () => namespacesView(),
   namespace: (parts) => namespaceView(decodeURIComponent(parts[1] || "")),
   users: () => usersView(),
+  sync: () => syncView(),
 };
 
 function register(name, view) { views[name] = view; }
