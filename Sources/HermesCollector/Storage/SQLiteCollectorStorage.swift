@@ -178,6 +178,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
                     );
                     """)
         }
+        migrator.registerMigration("alerts v1", migrate: createAlertTables)
         return migrator
     }()
 }
