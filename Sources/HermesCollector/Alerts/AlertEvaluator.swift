@@ -8,10 +8,11 @@ public import ServiceLifecycle
 /// intervals (``AlertStorage/claimAlertEvaluation(holder:now:until:)``), renewed at each pass,
 /// so one instance evaluates while it runs and another takes over within four intervals after
 /// it stops. Should two evaluate the same state anyway, the firing's dedupe key records it once
-/// and only the instance that recorded it delivers it. What a pass decides is
-/// ``AlertEvaluation``'s: one firing when a rule's condition begins to hold, one resolution when
-/// it stops, one firing per new crash group. Each is logged as a warning (the rule, kind, state
-/// and value; never record contents) and, when the rule has a webhook, delivered
+/// and only the instance that recorded it delivers it.
+///
+/// A rule fires once when its condition begins to hold and resolves once when it stops; a
+/// `newCrashGroup` rule fires once per new group. Each firing is logged as a warning (the rule,
+/// kind, state and value; never record contents) and, when the rule has a webhook, delivered
 /// (``WebhookDelivery``, the outcome recorded on the firing) before the pass ends.
 ///
 /// ```swift

@@ -10,8 +10,8 @@ public import HermesTransport
 /// keyed with the secret's text>` (``signature(of:secret:)``), `X-Hermes-Delivery: <firing id>`
 /// (the same on every attempt, so a receiver can drop repeats) and `X-Hermes-Timestamp: <seconds
 /// since 1970>`. A 2xx answer delivers; a network error, a 5xx or a 429 is tried again after
-/// ``Configuration-swift.struct/firstRetryDelay``, then twice that, and so on, up to
-/// ``Configuration-swift.struct/attempts`` requests in all; any other answer fails at once.
+/// ``Configuration/firstRetryDelay``, then twice that, and so on, up to
+/// ``Configuration/attempts`` requests in all; any other answer fails at once.
 ///
 /// ```swift
 /// let delivery = WebhookDelivery()

@@ -6,12 +6,7 @@ import Testing
 @Suite(.enabled(if: StorageKind.available.contains(.postgres)))
 struct AlertEvaluatorInstancesTests {
     @Test func twoEvaluatorsPassingAtOnceRecordOneFiring() async throws {
-        try await TestStorage.with(.postgres) { database in
-            let (first, closeFirst) = try await database.open()
-            let (second, closeSecond) = try await database.open()
-            let signals = FakeAlertSignals()
-            try await first.saveAlertRule(AlertFixtures.rule())
-            signals.set { $0.crashes = 3 }
+        try await Self.withTwoInstances { first, second, signals throws in
             // When both pass at the same moment
             async let a = AlertEvaluatorTests.evaluator(first, signals).pass(now: AlertFixtures.now)
             async let b = AlertEvaluatorTests.evaluator(second, signals).pass(now: AlertFixtures.now)
@@ -19,18 +14,11 @@ struct AlertEvaluatorInstancesTests {
             // Then one of them fired, once
             #expect(firings.count == 1)
             #expect(try await second.alertFirings(ruleID: nil, limit: 10).map(\.id) == firings.map(\.id))
-            await closeFirst()
-            await closeSecond()
         }
     }
 
     @Test func twoInstancesEvaluatingTheSameStateAtOnceRecordItOnce() async throws {
-        try await TestStorage.with(.postgres) { database in
-            let (first, closeFirst) = try await database.open()
-            let (second, closeSecond) = try await database.open()
-            let signals = FakeAlertSignals()
-            try await first.saveAlertRule(AlertFixtures.rule())
-            signals.set { $0.crashes = 3 }
+        try await Self.withTwoInstances { first, second, signals throws in
             // When both evaluate without the claim, at once, with different clocks
             async let a = AlertEvaluatorTests.evaluator(first, signals).evaluate(now: AlertFixtures.now)
             async let b = AlertEvaluatorTests.evaluator(second, signals).evaluate(now: AlertFixtures.now + 7)
@@ -38,10 +26,23 @@ struct AlertEvaluatorInstancesTests {
             // Then the dedupe key let one firing through
             #expect(recorded.count == 1)
             #expect(try await first.alertFirings(ruleID: nil, limit: 10).count == 1)
-            // And many stores recording the same keys at once record each once
+            // And many firings recorded through both stores at once are recorded once per key
             #expect(try await AlertStorageContractTests.recordAtOnce(40, into: [first, second]) == 20)
-            await closeFirst()
-            await closeSecond()
+        }
+    }
+
+    /// Runs `body` with two store objects on a fresh database holding a crash rule whose
+    /// condition holds (3 crashes for a threshold of 2).
+    static func withTwoInstances(_ body: (any CollectorStorage, any CollectorStorage, FakeAlertSignals) async throws -> Void) async throws {
+        try await TestStorage.with(.postgres) { database in
+            try await database.withStore { first in
+                try await database.withStore { second in
+                    let signals = FakeAlertSignals()
+                    try await first.saveAlertRule(AlertFixtures.rule())
+                    signals.set { $0.crashes = 3 }
+                    try await body(first, second, signals)
+                }
+            }
         }
     }
 }
