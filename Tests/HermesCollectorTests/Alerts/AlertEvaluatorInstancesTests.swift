@@ -3,7 +3,7 @@ import Testing
 
 /// Two evaluators on one PostgreSQL database, each with its own store object, as two collector
 /// instances behind a load balancer.
-@Suite(.enabled(if: StorageKind.available.contains(.postgres)))
+@Suite(.enabled(if: StorageKind.available.contains(.postgres)), .serialized)
 struct AlertEvaluatorInstancesTests {
     @Test func twoEvaluatorsPassingAtOnceRecordOneFiring() async throws {
         try await Self.withTwoInstances { first, second, signals throws in

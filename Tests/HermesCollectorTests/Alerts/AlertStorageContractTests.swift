@@ -2,7 +2,9 @@ import HermesCollector
 import Testing
 
 /// The ``AlertStorage`` contract, held by every store: SQLite always, PostgreSQL when a server
-/// is given (always in CI).
+/// is given (always in CI). One test at a time: each is quick, and a fresh PostgreSQL database
+/// per test opening beside the rest of the suite's is what makes a loaded machine slow.
+@Suite(.serialized)
 struct AlertStorageContractTests {
     @Test(arguments: StorageKind.available)
     func rulesAreSavedReadBackReplacedAndDeleted(kind: StorageKind) async throws {
