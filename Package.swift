@@ -110,6 +110,9 @@ let package = Package(
             name: "HermesCollector",
             dependencies: [
                 "HermesWire",
+                // Alert webhooks: the HTTP client, and their HMAC-SHA256 signatures.
+                "HermesTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

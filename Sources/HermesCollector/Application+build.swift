@@ -8,7 +8,9 @@ import ServiceLifecycle
 /// `app.test(.router)`.
 ///
 /// The configuration document served is the one saved in `storage`, or
-/// ``CollectorConfiguration/initialConfiguration`` when none was saved yet.
+/// ``CollectorConfiguration/initialConfiguration`` when none was saved yet. Beside the server it
+/// runs an ``AlertEvaluator`` over `storage`'s alert rules (crash and record counts from
+/// `storage`; no rejection counts or crash groups yet).
 ///
 /// To listen on any free port, set ``CollectorConfiguration/port`` to 0 and learn the port
 /// from `onServerRunning`:
@@ -81,7 +83,12 @@ public func buildApplication(
             logger: logger
         ).register(on: apps)
     }
-    var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
+    var services: [any Service] = [
+        ConfigurationWatcher(live: live, storage: storage, logger: logger),
+        AlertEvaluator(
+            storage: storage, signals: StorageAlertSignals(storage: storage), delivery: WebhookDelivery(wallClock: configuration.wallClock),
+            wallClock: configuration.wallClock, logger: logger),
+    ]
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, wallClock: configuration.wallClock, logger: logger))
     }

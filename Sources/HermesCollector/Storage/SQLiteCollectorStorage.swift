@@ -183,6 +183,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             // The console's newest-first pages over every namespace (PostgreSQL has it from the start).
             try db.execute(sql: "CREATE INDEX events_by_time ON events (create_time, id)")
         }
+        migrator.registerMigration("alerts v1", migrate: createAlertTables)
         return migrator
     }()
 }
