@@ -48,7 +48,8 @@ public func buildApplication(
     let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
     let router = Router()
     router.add(middleware: RequestObservingMiddleware(metrics: metrics))
-    router.add(middleware: RejectionMiddleware(metrics: metrics))
+    let rejections = RejectionHistory(wallClock: configuration.wallClock)
+    router.add(middleware: RejectionMiddleware(metrics: metrics, history: rejections))
     OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
     if configuration.console.isEnabled {
@@ -86,7 +87,8 @@ public func buildApplication(
     var services: [any Service] = [
         ConfigurationWatcher(live: live, storage: storage, logger: logger),
         AlertEvaluator(
-            storage: storage, signals: StorageAlertSignals(storage: storage), delivery: WebhookDelivery(wallClock: configuration.wallClock),
+            storage: storage, signals: StorageAlertSignals(storage: storage, rejectionCount: { rejections.count(since: $0) }),
+            delivery: WebhookDelivery(wallClock: configuration.wallClock), interval: configuration.console.alertInterval,
             wallClock: configuration.wallClock, logger: logger),
     ]
     if let days = configuration.retentionDays {

@@ -161,6 +161,8 @@ class ConsoleTest(unittest.TestCase):
         return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, selector)), timeout)
 
     def open(self, hash_path):
+        # From a blank page, so that the view is drawn afresh even when the address is the same.
+        self.driver.get("about:blank")
         self.driver.get(DEMO.base + "/console#/" + hash_path)
 
     def shot(self, name):
@@ -337,7 +339,7 @@ class ConsoleTest(unittest.TestCase):
         self.driver.find_element(By.ID, "alert-webhook").send_keys(receiver.url)
         self.driver.find_element(By.ID, "alert-save").click()
         row = self.find("#alert-rules tbody tr")
-        secret = self.find("#alert-rules tbody tr .secret").get_attribute("data-secret")
+        secret = row.find_element(By.CSS_SELECTOR, ".secret").get_attribute("data-secret")
         row.find_element(By.CSS_SELECTOR, "button.send-test").click()
         self.wait(lambda d: any(json.loads(body).get("state") == "test" for _, body in receiver.received), timeout=20)
         self.wait(lambda d: any(json.loads(body).get("state") == "firing" for _, body in receiver.received), timeout=40)
@@ -381,13 +383,17 @@ def main():
     parser.add_argument("--hermes", required=True)
     parser.add_argument("--artifacts", required=True)
     parser.add_argument("--screenshots")
+    parser.add_argument("--only", action="append", help="run only the tests whose names hold this (repeatable)")
     ARGS, rest = parser.parse_known_args()
     os.makedirs(ARGS.artifacts, exist_ok=True)
     if ARGS.screenshots:
         os.makedirs(ARGS.screenshots, exist_ok=True)
     DEMO = Demo(ARGS.hermes)
     try:
-        suite = unittest.TestLoader().loadTestsFromTestCase(ConsoleTest)
+        loader = unittest.TestLoader()
+        if ARGS.only:
+            loader.testNamePatterns = ["*%s*" % pattern for pattern in ARGS.only]
+        suite = loader.loadTestsFromTestCase(ConsoleTest)
         result = unittest.TextTestRunner(verbosity=2, failfast=False).run(suite)
     finally:
         DEMO.stop()

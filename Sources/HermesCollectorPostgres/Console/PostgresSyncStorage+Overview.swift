@@ -20,7 +20,8 @@ extension PostgresSyncStorage {
             let outcomeRows = try await client.query(
                 PostgresQuery(unsafeSQL: PostgresCollectorStorage.numbered(Queries.recent), binds: limit), logger: logger)
             for try await (client, sequence, revision, outcome, received) in outcomeRows.decode((String, Int64, Int64?, String, Int64).self) {
-                outcomes.append(SyncOverview.Outcome(clientID: client, sequence: sequence, revision: revision, outcome: outcome, receivedAt: received))
+                outcomes.append(
+                    SyncOverview.Outcome(clientID: client, sequence: sequence, revision: revision, outcome: outcome, receivedAt: received))
             }
             var deviceLimit = PostgresBindings()
             deviceLimit.append(devices)

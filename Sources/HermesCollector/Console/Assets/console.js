@@ -88,14 +88,15 @@ async function api(method, path, body, headers) {
   return json;
 }
 
+// A query string with every value percent-encoded (a space as %20: the server does not read "+" as a space).
 function query(params) {
-  const search = new URLSearchParams();
+  const pairs = [];
   for (const [key, value] of Object.entries(params)) {
-    if (Array.isArray(value)) value.forEach((v) => v && search.append(key, v));
-    else if (value !== undefined && value !== null && value !== "") search.append(key, value);
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== undefined && one !== null && one !== "") pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(one)}`);
+    }
   }
-  const text = search.toString();
-  return text ? "?" + text : "";
+  return pairs.length ? "?" + pairs.join("&") : "";
 }
 
 // ---- charts (SVG, no library) --------------------------------------------------------------
@@ -505,6 +506,68 @@ function diff(theirs, mine) {
   })));
 }
 
+// ---- alerts --------------------------------------------------------------------------------
+
+function describeKind(kind) {
+  switch (kind.type) {
+    case "newCrashGroup": return "a new crash group";
+    case "crashRate": return `more than ${kind.threshold} crashes in ${kind.windowMinutes} min`;
+    case "silence": return `no ${kind.namespace} records for ${kind.windowMinutes} min`;
+    case "rejections": return `more than ${kind.threshold} refused requests in ${kind.windowMinutes} min`;
+    default: return kind.type;
+  }
+}
+
+async function alertsView() {
+  const data = await api("GET", "/alerts");
+  const editable = canEdit();
+  const name = el("input", { id: "alert-name", placeholder: "rule name", size: 20 });
+  const kind = el("select", { id: "alert-kind" },
+    [["crashRate", "crashes above a threshold"], ["newCrashGroup", "a new crash group"], ["silence", "a namespace goes silent"], ["rejections", "refused requests above a threshold"]]
+      .map(([value, label]) => el("option", { value }, label)));
+  const threshold = el("input", { id: "alert-threshold", type: "number", value: "10", size: 6 });
+  const minutes = el("input", { id: "alert-minutes", type: "number", value: "5", size: 6 });
+  const namespace = el("input", { id: "alert-namespace", placeholder: "namespace", size: 10 });
+  const webhook = el("input", { id: "alert-webhook", placeholder: "https://… (optional)", size: 34 });
+  const save = async () => {
+    const type = kind.value;
+    const body = { type };
+    if (type === "crashRate" || type === "rejections") Object.assign(body, { threshold: Number(threshold.value), windowMinutes: Number(minutes.value) });
+    if (type === "silence") Object.assign(body, { namespace: namespace.value, windowMinutes: Number(minutes.value) });
+    await api("POST", "/alerts", { name: name.value, kind: body, enabled: true, webhookURL: webhook.value || null });
+    toast("Rule saved");
+    route();
+  };
+  const states = data.states || {};
+  const rows = data.rules.map((rule) => {
+    const state = states[rule.id];
+    const secret = el("span", { class: "secret", "data-secret": rule.secret }, "••••••");
+    const reveal = el("button", { type: "button", onclick: () => { secret.textContent = rule.secret; } }, "Show secret");
+    const actions = editable ? el("span", { class: "actions" },
+      el("button", { type: "button", class: "send-test", onclick: async () => {
+        const outcome = await api("POST", `/alerts/${rule.id}/test`);
+        toast(`Test delivery: ${outcome.status}${outcome.responseStatus ? " (HTTP " + outcome.responseStatus + ")" : ""}${outcome.lastError ? " · " + outcome.lastError : ""}`, outcome.status !== "delivered");
+      } }, "Send a test"),
+      el("button", { type: "button", class: "danger", onclick: async () => { await api("DELETE", `/alerts/${rule.id}`); route(); } }, "Delete")) : "";
+    return { cells: [rule.name, describeKind(rule.kind), state ? `${state.status} since ${time(state.since)}` : "not evaluated yet", rule.webhookURL || "(log only)", el("span", {}, secret, " ", reveal), actions] };
+  });
+  const history = data.history.map((firing) => ({
+    cells: [time(firing.payload.time), firing.payload.ruleName, firing.payload.state, String(firing.payload.value), `${firing.delivery.status}${firing.delivery.attempts ? " after " + firing.delivery.attempts + " attempt(s)" : ""}`],
+  }));
+  show(
+    el("h1", {}, "Alerts"),
+    editable ? el("div", { class: "panel" }, el("h2", {}, "New rule"),
+      el("form", { class: "filters", id: "alert-form", onsubmit: (event) => { event.preventDefault(); save().catch((e) => toast(e.message, true)); } },
+        el("label", {}, "name", name), el("label", {}, "when", kind), el("label", {}, "threshold", threshold), el("label", {}, "minutes", minutes),
+        el("label", {}, "namespace (silence)", namespace), el("label", {}, "webhook", webhook),
+        el("button", { class: "primary", type: "submit", id: "alert-save" }, "Save rule"))) : null,
+    el("div", { class: "panel" }, el("h2", {}, "Rules"), el("div", { id: "alert-rules" },
+      rows.length ? table(["Name", "Fires on", "State", "Webhook", "Signing secret", ""], rows) : el("p", { class: "muted" }, "No rules yet."))),
+    el("div", { class: "panel" }, el("h2", {}, "History"), el("div", { id: "alert-history" },
+      history.length ? table(["When", "Rule", "State", "Value", "Delivery"], history) : el("p", { class: "muted" }, "Nothing fired yet."))),
+    el("p", { class: "muted" }, "Webhooks get JSON signed with HMAC-SHA256 over the body (X-Hermes-Signature: sha256=…), retried with backoff; every firing is also logged."));
+}
+
 // ---- sync ----------------------------------------------------------------------------------
 
 async function syncView() {
@@ -564,6 +627,7 @@ const views = {
   namespace: (parts) => namespaceView(decodeURIComponent(parts[1] || "")),
   users: () => usersView(),
   sync: () => syncView(),
+  alerts: () => alertsView(),
 };
 
 function register(name, view) { views[name] = view; }

@@ -25,5 +25,6 @@ struct ConsoleRoutes<Storage: CollectorStorage> {
         ConsoleNamespaceRoutes(gate: gate, live: live, logger: logger).register(on: console)
         ConsoleInsightRoutes(gate: gate, storage: storage, metrics: metrics).register(on: console)
         ConsoleSyncRoutes(gate: gate, sync: sync).register(on: console)
+        ConsoleAlertRoutes(gate: gate, storage: storage, delivery: WebhookDelivery(wallClock: wallClock), logger: logger).register(on: console)
     }
 }

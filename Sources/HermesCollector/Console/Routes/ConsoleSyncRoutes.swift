@@ -20,7 +20,8 @@ struct ConsoleSyncRoutes {
                 "recent": .array(
                     overview.recent.map { outcome in
                         [
-                            "clientID": .string(outcome.clientID), "sequence": .int(outcome.sequence), "revision": outcome.revision.map(JSONValue.int) ?? .null,
+                            "clientID": .string(outcome.clientID), "sequence": .int(outcome.sequence),
+                            "revision": outcome.revision.map(JSONValue.int) ?? .null,
                             "conflict": outcome.conflictReason.map(JSONValue.string) ?? .null, "entries": .int(Int64(outcome.entries)),
                             "receivedAt": .int(outcome.receivedAt),
                         ]
