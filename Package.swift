@@ -110,7 +110,8 @@ let package = Package(
             name: "HermesCollector",
             dependencies: [
                 "HermesWire",
-                // Alert webhooks: the HTTP client, and their HMAC-SHA256 signatures.
+                // Alert webhooks: the HTTP client, and (Crypto) their HMAC-SHA256 signatures, the
+                // console's session token hashes.
                 "HermesTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -122,8 +123,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // The console's password hashes.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The console's page, script and style sheet, compiled into the binary.
             resources: [
