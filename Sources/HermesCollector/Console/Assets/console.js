@@ -355,6 +355,43 @@ async function recordView(createTime, id) {
     el("div", { class: "panel" }, el("h2", {}, "Payload"), payload));
 }
 
+// ---- crashes -------------------------------------------------------------------------------
+
+async function crashesView(params) {
+  const days = params.get("days") || "30";
+  const data = await api("GET", `/crashes?days=${encodeURIComponent(days)}`);
+  const picker = el("select", { id: "days", onchange: (event) => { location.hash = `#/crashes?days=${event.target.value}`; } },
+    ["1", "7", "30", "90"].map((d) => el("option", { value: d, selected: d === days }, `last ${d} days`)));
+  show(
+    el("h1", {}, "Crashes ", picker),
+    el("div", { class: "panel", id: "crash-groups" }, data.groups.length
+      ? table(["Crash", "Crashes", "Users", "First seen", "Last seen", "App versions"], data.groups.map((group) => ({
+        item: group,
+        cells: [el("span", {}, el("strong", {}, group.title), group.culprit ? el("div", { class: "muted" }, group.culprit) : null), number(group.count, 0),
+          number(group.usersAffected, 0), time(group.firstSeen), time(group.lastSeen), group.appVersions.join(", ")],
+      })), (group) => { location.hash = `#/crash/${encodeURIComponent(group.signature)}?days=${days}`; })
+      : el("p", { class: "ok" }, "No crashes in this period.")),
+    el("p", { class: "muted" }, "Crashes are grouped by their signal and the top frames of the app's own code, a few seconds after they arrive."));
+}
+
+async function crashView(signature, params) {
+  const days = params.get("days") || "30";
+  const data = await api("GET", `/crashes/${encodeURIComponent(signature)}?days=${encodeURIComponent(days)}`);
+  const group = data.group;
+  const latest = data.latest;
+  show(
+    el("h1", {}, group.title),
+    el("div", { class: "cards" }, card("Crashes", number(group.count, 0)), card("Users affected", number(group.usersAffected, 0)),
+      card("First seen", time(group.firstSeen)), card("Last seen", time(group.lastSeen)), card("App versions", group.appVersions.join(", ") || "–")),
+    el("div", { class: "panel", id: "crash-chart" }, el("h2", {}, data.bucket === 3600000 ? "Crashes per hour" : "Crashes per day"),
+      chart(data.buckets.map((b) => b[0]), [{ name: "crashes", values: data.buckets.map((b) => b[1]) }], { bars: true })),
+    el("div", { class: "panel" }, el("h2", {}, "Latest crash"),
+      latest ? el("div", {},
+        el("p", {}, el("a", { href: `#/record/${latest.key}` }, `${time(latest.createTime)} · user ${latest.user ?? "–"} · app ${latest.appVersion ?? "–"} · device ${latest.device ?? "–"}`)),
+        el("pre", { id: "crash-stack" }, latest.payloadText ?? "(the stack is not text)")) : el("p", { class: "muted" }, "No crash record.")),
+    el("p", { class: "muted" }, `Signature ${group.signature}`));
+}
+
 // ---- performance ---------------------------------------------------------------------------
 
 async function performanceView(params) {
@@ -627,6 +664,8 @@ const views = {
   namespace: (parts) => namespaceView(decodeURIComponent(parts[1] || "")),
   users: () => usersView(),
   sync: () => syncView(),
+  crashes: (parts, params) => crashesView(params),
+  crash: (parts, params) => crashView(decodeURIComponent(parts[1] || ""), params),
   alerts: () => alertsView(),
 };
 
