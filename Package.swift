@@ -108,6 +108,8 @@ let package = Package(
             name: "HermesCollector",
             dependencies: [
                 "HermesWire",
+                // Crash group signatures (SHA-256); already a dependency of HermesWire.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -75,7 +75,9 @@ public func buildApplication(
             logger: logger
         ).register(on: apps)
     }
-    var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
+    var services: [any Service] = [
+        ConfigurationWatcher(live: live, storage: storage, logger: logger), CrashGroupingService(storage: storage, logger: logger),
+    ]
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, wallClock: configuration.wallClock, logger: logger))
     }

@@ -130,7 +130,8 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         }
     }
 
-    private static func event(_ row: Row) throws -> StoredEvent {
+    /// A stored event from a row of `events` (every column).
+    static func event(_ row: Row) throws -> StoredEvent {
         let metaText: String = row["meta"]
         let meta: JSONValue
         do {
@@ -178,6 +179,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
                     );
                     """)
         }
+        migrator.registerMigration("crash groups v1", migrate: createCrashGroups)
         return migrator
     }()
 }

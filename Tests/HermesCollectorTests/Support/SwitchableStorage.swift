@@ -29,4 +29,11 @@ final class SwitchableStorage: CollectorStorage {
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome { try await checked { try await base.removeDays(before: cutoff) } }
     func storageBytes() async throws -> Int? { try await checked { try await base.storageBytes() } }
+    func groupCrashes(limit: Int) async throws -> Int { try await checked { try await base.groupCrashes(limit: limit) } }
+    func crashGroups(since: Int64?, until: Int64?, limit: Int) async throws -> [CrashGroupSummary] {
+        try await checked { try await base.crashGroups(since: since, until: until, limit: limit) }
+    }
+    func crashGroup(signature: String, since: Int64?, until: Int64?, bucket: Int64) async throws -> CrashGroupDetail? {
+        try await checked { try await base.crashGroup(signature: signature, since: since, until: until, bucket: bucket) }
+    }
 }
