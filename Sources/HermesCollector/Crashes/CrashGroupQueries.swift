@@ -20,17 +20,25 @@ package enum CrashGroupQueries {
         guard bucket >= 1 else { throw CollectorError(.invalidQuery, "the bucket must be at least 1 millisecond") }
     }
 
-    /// The recorded progress: one row, the latest `received_at` grouped.
-    package static let progress = "SELECT received_until FROM crash_progress WHERE id = 1"
+    /// The recorded progress: one row, the cursor's `receivedAt` and id.
+    package static let progress = "SELECT received_until, last_id FROM crash_progress WHERE id = 1"
 
-    /// The crash records not grouped yet, received at or after the first parameter, oldest receipt
-    /// first, at most the second parameter (see ``CrashGroupingBatch``). Columns: namespace,
-    /// report id, create time, received at, meta, payload, device id.
-    package static func ungrouped(_ dialect: Dialect) -> String {
+    /// Records the cursor unless a step that ran meanwhile moved it further: the cursor's
+    /// `receivedAt` and id, twice.
+    package static func advance(_ dialect: Dialect) -> String {
+        numbered(
+            "UPDATE crash_progress SET received_until = ?, last_id = ? WHERE id = 1 AND (received_until, last_id) < (?, ?)", dialect)
+    }
+
+    /// The crash records not grouped yet, oldest receipt first (see ``CrashGroupingBatch``):
+    /// those after the cursor (its `receivedAt` and id, then the most records), or, `caughtUp`,
+    /// those received since the margin's start (then the most records). Columns: namespace,
+    /// report id, create time, received at, id, meta, payload, device id.
+    package static func ungrouped(_ dialect: Dialect, caughtUp: Bool) -> String {
         numbered(
             """
-            SELECT namespace, report_id, create_time, received_at, meta, payload, device_id FROM events
-            WHERE \(CrashGroupingBatch.crashRecords) AND received_at >= ?
+            SELECT namespace, report_id, create_time, received_at, id, meta, payload, device_id FROM events
+            WHERE \(CrashGroupingBatch.crashRecords) AND \(caughtUp ? "received_at >= ?" : "(received_at, id) > (?, ?)")
               AND NOT EXISTS (
                 SELECT 1 FROM crash_members m
                 WHERE m.namespace = events.namespace AND m.report_id = events.report_id AND m.create_time = events.create_time

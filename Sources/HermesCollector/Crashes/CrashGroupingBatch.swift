@@ -3,15 +3,19 @@ import HermesWire
 /// What one grouping step writes: the membership rows of the records it read, their groups (each
 /// signature once, with the earliest `createTime` among them), and the progress to record.
 ///
-/// How a step finds the records not grouped yet, in every store: the crash records received
-/// since the recorded progress minus ``receiveMargin``, that have no membership row yet (an
-/// anti-join on the membership key), oldest receipt first. Progress is the latest `receivedAt`
-/// grouped. A store's ids or commits may come out of order (PostgreSQL hands out `bigserial` ids
-/// before the transactions that take them commit, and several collectors insert at once), so a
-/// record committed late, after records received later were grouped, is still found as long as
-/// it commits within the margin of its receipt; re-reading the margin's records costs only their
-/// index entries, and the membership key keeps each record in one group once. The margin also
-/// covers collectors whose clocks differ by less than it.
+/// How a step finds the records not grouped yet, in every store. Progress is a cursor, the
+/// `(receivedAt, id)` of the last record grouped in that order. A step first reads the crash
+/// records after the cursor, oldest receipt first; when fewer than a step's worth are there
+/// (grouping has caught up), it reads instead every record received since the cursor's
+/// `receivedAt` minus ``receiveMargin`` that has no membership row yet (an anti-join on the
+/// membership key). A store's commits can come out of that order: PostgreSQL hands out
+/// `bigserial` ids before the transactions that take them commit, and several collectors insert
+/// at once, each with its own clock. So a record committed after the cursor passed it is still
+/// grouped, by the first caught-up step after its commit, as long as it commits within the margin
+/// of its receipt (and collectors' clocks differ by less than it). A backlog is read in cursor
+/// order without the anti-join's cost; the margin is swept only once caught up, at the cost of
+/// reading its records' index entries. The membership key keeps each record in one group once,
+/// however often it is read.
 ///
 /// Pure: the stores read the rows and write what this holds.
 package struct CrashGroupingBatch: Sendable {
@@ -22,7 +26,27 @@ package struct CrashGroupingBatch: Sendable {
         package var firstSeen: Int64
     }
 
-    /// How far before the recorded progress a step looks again, in milliseconds (10 minutes).
+    /// Where grouping stands: the `(receivedAt, id)` of the last record grouped, in that order.
+    package struct Cursor: Sendable, Comparable {
+        package var receivedAt: Int64
+        package var id: Int64
+
+        package init(receivedAt: Int64, id: Int64) {
+            self.receivedAt = receivedAt
+            self.id = id
+        }
+
+        /// The first `receivedAt` a caught-up step reads again.
+        package var marginStart: Int64 {
+            receivedAt.subtractingReportingOverflow(receiveMargin).overflow ? .min : receivedAt - receiveMargin
+        }
+
+        package static func < (lhs: Cursor, rhs: Cursor) -> Bool {
+            (lhs.receivedAt, lhs.id) < (rhs.receivedAt, rhs.id)
+        }
+    }
+
+    /// How far before the cursor a caught-up step looks again, in milliseconds (10 minutes).
     package static let receiveMargin: Int64 = 600_000
 
     /// The condition that picks the records grouped, spelled with literals so that the stores'
@@ -34,14 +58,17 @@ package struct CrashGroupingBatch: Sendable {
     package let members: [CrashMember]
     /// Each signature of ``members`` once, in order of first appearance.
     package let groups: [Group]
-    /// The latest `receivedAt` among ``members``, or `nil` for an empty step.
-    package let receivedUntil: Int64?
+    /// The cursor after ``members``: the latest of theirs and `progress`.
+    package let cursor: Cursor
 
     /// Gathers the step's records.
-    package init(_ members: [CrashMember]) {
+    /// - Parameters:
+    ///   - members: the records read, each with its cursor.
+    ///   - progress: the cursor before the step.
+    package init(_ members: [(member: CrashMember, cursor: Cursor)], progress: Cursor) {
         var groups: [Group] = []
         var positions: [String: Int] = [:]
-        for member in members {
+        for (member, _) in members {
             if let position = positions[member.signature.digest] {
                 groups[position].firstSeen = min(groups[position].firstSeen, member.createTime)
             } else {
@@ -49,13 +76,8 @@ package struct CrashGroupingBatch: Sendable {
                 groups.append(Group(signature: member.signature, firstSeen: member.createTime))
             }
         }
-        self.members = members
+        self.members = members.map(\.member)
         self.groups = groups
-        receivedUntil = members.map(\.receivedAt).max()
-    }
-
-    /// The first `receivedAt` a step reads, given the recorded progress.
-    package static func firstReceipt(after progress: Int64) -> Int64 {
-        progress.subtractingReportingOverflow(receiveMargin).overflow ? .min : progress - receiveMargin
+        cursor = max(progress, members.map(\.cursor).max() ?? progress)
     }
 }

@@ -8,7 +8,6 @@ package struct CrashMember: Sendable {
     package var namespace: String
     package var reportID: String
     package var createTime: Int64
-    package var receivedAt: Int64
     package var signature: CrashSignature
     /// The meta's `USER_ID`, or `nil` when absent or empty.
     package var userID: String?
@@ -24,7 +23,7 @@ package struct CrashMember: Sendable {
     ///   - payload: the stored payload (the stack as text), or `nil`.
     ///   - uploadDeviceID: the `X-Hermes-Device-Id` the record came with.
     package init(
-        namespace: String, reportID: String, createTime: Int64, receivedAt: Int64, meta: String, payload: [UInt8]?, uploadDeviceID: String?
+        namespace: String, reportID: String, createTime: Int64, meta: String, payload: [UInt8]?, uploadDeviceID: String?
     ) {
         let object = (try? JSONValue(parsing: Array(meta.utf8))) ?? .object([:])
         func text(_ field: String) -> String? {
@@ -34,7 +33,6 @@ package struct CrashMember: Sendable {
         self.namespace = namespace
         self.reportID = reportID
         self.createTime = createTime
-        self.receivedAt = receivedAt
         signature = CrashSignature(meta: object, payload: payload)
         userID = text(RecordField.userID)
         deviceID = text(RecordField.deviceID) ?? uploadDeviceID.flatMap { $0.isEmpty ? nil : $0 }

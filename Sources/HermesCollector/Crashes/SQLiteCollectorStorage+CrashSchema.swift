@@ -27,9 +27,10 @@ extension SQLiteCollectorStorage {
                 CREATE INDEX crash_members_by_group ON crash_members (signature, create_time, user_id, device_id, app_version);
                 CREATE TABLE crash_progress (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
-                    received_until INTEGER NOT NULL
+                    received_until INTEGER NOT NULL,
+                    last_id INTEGER NOT NULL
                 );
-                INSERT INTO crash_progress (id, received_until) VALUES (1, 0);
+                INSERT INTO crash_progress (id, received_until, last_id) VALUES (1, 0, 0);
                 CREATE INDEX events_crashes_by_receipt ON events (received_at, id) WHERE \(CrashGroupingBatch.crashRecords);
                 """)
     }

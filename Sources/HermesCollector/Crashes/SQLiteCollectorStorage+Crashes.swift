@@ -7,22 +7,20 @@ extension SQLiteCollectorStorage {
     /// ``CrashGroupingBatch`` for how no record is passed over). A record another step grouped
     /// meanwhile is left as it is and not counted.
     public func groupCrashes(limit: Int) async throws -> Int {
-        try await withStorageErrors("group crashes") {
-            let members = try await writer.read { db in
-                let progress = try Int64.fetchOne(db, sql: CrashGroupQueries.progress) ?? 0
-                let rows = try Row.fetchCursor(
-                    db, sql: CrashGroupQueries.ungrouped(.sqlite), arguments: [CrashGroupingBatch.firstReceipt(after: progress), max(1, limit)])
-                return try Array(
-                    rows.map { row in
-                        let payload: Data? = row[5]
-                        return CrashMember(
-                            namespace: row[0], reportID: row[1], createTime: row[2], receivedAt: row[3], meta: row[4],
-                            payload: payload.map { [UInt8]($0) }, uploadDeviceID: row[6])
-                    })
+        let limit = max(1, limit)
+        return try await withStorageErrors("group crashes") {
+            let batch = try await writer.read { db in
+                let progress =
+                    try Row.fetchOne(db, sql: CrashGroupQueries.progress).map { CrashGroupingBatch.Cursor(receivedAt: $0[0], id: $0[1]) }
+                    ?? CrashGroupingBatch.Cursor(receivedAt: 0, id: 0)
+                var rows = try Self.crashes(in: db, CrashGroupQueries.ungrouped(.sqlite, caughtUp: false), [progress.receivedAt, progress.id, limit])
+                if rows.count < limit {
+                    rows = try Self.crashes(in: db, CrashGroupQueries.ungrouped(.sqlite, caughtUp: true), [progress.marginStart, limit])
+                }
+                return CrashGroupingBatch(rows, progress: progress)
             }
-            let batch = CrashGroupingBatch(members)
-            guard let receivedUntil = batch.receivedUntil else { return 0 }
-            return try await writer.write { db in try Self.write(batch, receivedUntil: receivedUntil, in: db) }
+            guard !batch.members.isEmpty else { return 0 }
+            return try await writer.write { db in try Self.write(batch, in: db) }
         }
     }
 
@@ -54,7 +52,7 @@ extension SQLiteCollectorStorage {
 
     /// Writes a step's groups, membership rows and progress in the transaction open on `db`.
     /// - Returns: how many membership rows were new.
-    private static func write(_ batch: CrashGroupingBatch, receivedUntil: Int64, in db: Database) throws -> Int {
+    private static func write(_ batch: CrashGroupingBatch, in db: Database) throws -> Int {
         let group = try db.cachedStatement(
             sql: """
                 INSERT INTO crash_groups (signature, title, culprit, first_seen) VALUES (?, ?, ?, ?)
@@ -74,8 +72,22 @@ extension SQLiteCollectorStorage {
                 arguments: [row.namespace, row.reportID, row.createTime, row.signature.digest, row.userID, row.deviceID, row.appVersion])
             grouped += db.changesCount
         }
-        try db.execute(sql: "UPDATE crash_progress SET received_until = max(received_until, ?) WHERE id = 1", arguments: [receivedUntil])
+        let cursor = batch.cursor
+        try db.execute(sql: CrashGroupQueries.advance(.sqlite), arguments: [cursor.receivedAt, cursor.id, cursor.receivedAt, cursor.id])
         return grouped
+    }
+
+    /// The records a ``CrashGroupQueries/ungrouped(_:caughtUp:)`` statement answers.
+    private static func crashes(
+        in db: Database, _ sql: String, _ arguments: StatementArguments
+    ) throws -> [(member: CrashMember, cursor: CrashGroupingBatch.Cursor)] {
+        try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            let payload: Data? = row[6]
+            let member = CrashMember(
+                namespace: row[0], reportID: row[1], createTime: row[2], meta: row[5], payload: payload.map { [UInt8]($0) },
+                uploadDeviceID: row[7])
+            return (member, CrashGroupingBatch.Cursor(receivedAt: row[3], id: row[4]))
+        }
     }
 
     /// The summaries a ``CrashGroupQueries/summaries(_:oneGroup:)`` statement answers.

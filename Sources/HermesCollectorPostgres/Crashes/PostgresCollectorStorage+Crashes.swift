@@ -9,32 +9,32 @@ extension PostgresCollectorStorage {
     /// ``CrashGroupingBatch`` says, so one whose `bigserial` id was handed out before others' but
     /// committed after them is still grouped; the membership key keeps each record counted once.
     public func groupCrashes(limit: Int) async throws -> Int {
-        try await PostgresErrors.run("group crashes") {
+        let limit = Int64(max(1, limit))
+        return try await PostgresErrors.run("group crashes") {
             try await client.withTransaction(logger: logger) { connection in
                 let lock = try await connection.query("SELECT pg_try_advisory_xact_lock(\(PostgresSchema.Lock.crashGroups.rawValue))", logger: logger)
                 var held = false
                 for try await value in lock.decode(Bool.self) { held = value }
                 guard held else { return 0 }
-                var progress: Int64 = 0
-                for try await value in try await connection.query(PostgresQuery(unsafeSQL: CrashGroupQueries.progress), logger: logger)
-                    .decode(Int64.self)
-                {
-                    progress = value
+                var progress = CrashGroupingBatch.Cursor(receivedAt: 0, id: 0)
+                let recorded = try await connection.query(PostgresQuery(unsafeSQL: CrashGroupQueries.progress), logger: logger)
+                for try await (receivedAt, id) in recorded.decode((Int64, Int64).self) {
+                    progress = CrashGroupingBatch.Cursor(receivedAt: receivedAt, id: id)
                 }
-                var binds = PostgresBindings(capacity: 2)
-                binds.append(CrashGroupingBatch.firstReceipt(after: progress))
-                binds.append(Int64(max(1, limit)))
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: CrashGroupQueries.ungrouped(.postgres), binds: binds), logger: logger)
-                var members: [CrashMember] = []
-                for try await row in rows.decode((String, String, Int64, Int64, String, ByteBuffer?, String?).self) {
-                    members.append(
-                        CrashMember(
-                            namespace: row.0, reportID: row.1, createTime: row.2, receivedAt: row.3, meta: row.4,
-                            payload: row.5.map { Array($0.readableBytesView) }, uploadDeviceID: row.6))
+                var after = PostgresBindings(capacity: 3)
+                after.append(progress.receivedAt)
+                after.append(progress.id)
+                after.append(limit)
+                var rows = try await Self.crashes(on: connection, CrashGroupQueries.ungrouped(.postgres, caughtUp: false), after, logger: logger)
+                if rows.count < limit {
+                    var margin = PostgresBindings(capacity: 2)
+                    margin.append(progress.marginStart)
+                    margin.append(limit)
+                    rows = try await Self.crashes(on: connection, CrashGroupQueries.ungrouped(.postgres, caughtUp: true), margin, logger: logger)
                 }
-                let batch = CrashGroupingBatch(members)
-                guard let receivedUntil = batch.receivedUntil else { return 0 }
-                return try await Self.write(batch, receivedUntil: receivedUntil, on: connection, logger: logger)
+                let batch = CrashGroupingBatch(rows, progress: progress)
+                guard !batch.members.isEmpty else { return 0 }
+                return try await Self.write(batch, on: connection, logger: logger)
             }
         }
     }
@@ -94,7 +94,7 @@ extension PostgresCollectorStorage {
     /// Writes a step's groups, membership rows and progress in the transaction open on `connection`,
     /// one statement each (arrays through `unnest`).
     /// - Returns: how many membership rows were new.
-    private static func write(_ batch: CrashGroupingBatch, receivedUntil: Int64, on connection: PostgresConnection, logger: Logger) async throws
+    private static func write(_ batch: CrashGroupingBatch, on connection: PostgresConnection, logger: Logger) async throws
         -> Int
     {
         var groups = PostgresBindings(capacity: 4)
@@ -134,9 +134,28 @@ extension PostgresCollectorStorage {
                     """, binds: members), logger: logger)
         var grouped = 0
         for try await count in inserted.decode(Int64.self) { grouped = Int(count) }
-        try await connection.query(
-            "UPDATE crash_progress SET received_until = GREATEST(received_until, \(receivedUntil)) WHERE id = 1", logger: logger)
+        var cursor = PostgresBindings(capacity: 4)
+        for _ in 0..<2 {
+            cursor.append(batch.cursor.receivedAt)
+            cursor.append(batch.cursor.id)
+        }
+        try await connection.query(PostgresQuery(unsafeSQL: CrashGroupQueries.advance(.postgres), binds: cursor), logger: logger)
         return grouped
+    }
+
+    /// The records a ``CrashGroupQueries/ungrouped(_:caughtUp:)`` statement answers.
+    private static func crashes(
+        on connection: PostgresConnection, _ sql: String, _ binds: PostgresBindings, logger: Logger
+    ) async throws -> [(member: CrashMember, cursor: CrashGroupingBatch.Cursor)] {
+        var crashes: [(member: CrashMember, cursor: CrashGroupingBatch.Cursor)] = []
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
+        for try await row in rows.decode((String, String, Int64, Int64, Int64, String, ByteBuffer?, String?).self) {
+            let member = CrashMember(
+                namespace: row.0, reportID: row.1, createTime: row.2, meta: row.5, payload: row.6.map { Array($0.readableBytesView) },
+                uploadDeviceID: row.7)
+            crashes.append((member, CrashGroupingBatch.Cursor(receivedAt: row.3, id: row.4)))
+        }
+        return crashes
     }
 
     /// The summaries a ``CrashGroupQueries/summaries(_:oneGroup:)`` statement answers.

@@ -37,10 +37,11 @@ enum PostgresCrashSchema {
                 """
                 CREATE TABLE crash_progress (
                     id integer PRIMARY KEY CHECK (id = 1),
-                    received_until bigint NOT NULL
+                    received_until bigint NOT NULL,
+                    last_id bigint NOT NULL
                 )
                 """,
-                "INSERT INTO crash_progress (id, received_until) VALUES (1, 0)",
+                "INSERT INTO crash_progress (id, received_until, last_id) VALUES (1, 0, 0)",
                 "CREATE INDEX events_crashes_by_receipt ON events (received_at, id) WHERE \(CrashGroupingBatch.crashRecords)",
             ]
         )
