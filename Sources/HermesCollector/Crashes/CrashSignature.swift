@@ -47,12 +47,21 @@ public struct CrashSignature: Sendable, Hashable {
     ///   - meta: the record's meta object (its `signal` is read).
     ///   - payload: the stack as text, or `nil`.
     public init(meta: JSONValue, payload: [UInt8]?) {
-        let text = String(decoding: (payload ?? []).prefix(Self.maximumScannedBytes), as: UTF8.self)
-        let lines = text.split(whereSeparator: \.isNewline)
-        let known = lines.compactMap(CrashFrame.init(line:)).filter { !$0.isUnknown }
-        let appFrames = known.filter { !SystemImages.contains($0.image) }
-        let chosen = (appFrames.isEmpty ? known : appFrames).prefix(Self.frameCount)
-        let signal = Self.signal(meta: meta, heading: lines.first)
+        var known: [CrashFrame] = []
+        var app: [CrashFrame] = []
+        var heading: ArraySlice<UInt8>?
+        var rest = (payload ?? []).prefix(Self.maximumScannedBytes)
+        while app.count < Self.frameCount, !rest.isEmpty {
+            let end = rest.firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } ?? rest.endIndex
+            let line = rest[..<end]
+            rest = rest[end...].dropFirst()
+            if heading == nil { heading = line }
+            guard let frame = CrashFrame(line: line), !frame.isUnknown else { continue }
+            if known.count < Self.frameCount { known.append(frame) }
+            if !SystemImages.contains(frame.image) { app.append(frame) }
+        }
+        let chosen = app.isEmpty ? known : app
+        let signal = Self.signal(meta: meta, heading: heading.map { String(decoding: $0.prefix(64), as: UTF8.self) })
         let keys = chosen.map { "\($0.image) \($0.function)" }
         let digested = SHA256.hash(data: Array(([signal] + keys).joined(separator: "\n").utf8))
         digest = digested.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
@@ -63,7 +72,7 @@ public struct CrashSignature: Sendable, Hashable {
     }
 
     /// The meta's `signal`, else the name after `Crashed:` in the stack's heading, else `unknown`.
-    static func signal(meta: JSONValue, heading: Substring?) -> String {
+    static func signal(meta: JSONValue, heading: String?) -> String {
         let fromHeading = heading.flatMap { line in
             line.hasPrefix("Crashed: ") ? line.dropFirst("Crashed: ".count).split(separator: " ").first.map(String.init) : nil
         }
@@ -73,9 +82,11 @@ public struct CrashSignature: Sendable, Hashable {
 
     /// A function's bare name for a title: without its module or type, its return type, or what
     /// encloses it (`closure #1 in`, `specialization of`), its arguments shortened to `(…)`.
-    /// `app.crashProbe(Swift.Array<Swift.Int>) -> Swift.Int` → `crashProbe(…)`.
+    /// `app.crashProbe(Swift.Array<Swift.Int>) -> Swift.Int` → `crashProbe(…)`. Read as bytes:
+    /// the brackets and separators are ASCII.
     static func shortName(_ function: String) -> String {
-        var name = Substring(function)
+        let bytes = Array(function.utf8)
+        var name = bytes[...]
         if let enclosing = [" in ", " of "].compactMap({ topLevelRange(of: $0, in: name, last: true) }).max(by: { $0.lowerBound < $1.lowerBound }) {
             name = name[enclosing.upperBound...]
         }
@@ -83,34 +94,32 @@ public struct CrashSignature: Sendable, Hashable {
         if let colon = topLevelRange(of: " : ", in: name, last: false) { name = name[..<colon.lowerBound] }
         var arguments = ""
         if let open = topLevelRange(of: "(", in: name, last: false) {
-            arguments = name[open.upperBound...].hasPrefix(")") ? "()" : "(…)"
+            arguments = name[open.upperBound...].first == UInt8(ascii: ")") ? "()" : "(…)"
             name = name[..<open.lowerBound]
         }
         if let dot = topLevelRange(of: ".", in: name, last: true) { name = name[dot.upperBound...] }
-        return name.isEmpty ? function : name + arguments
+        return name.isEmpty ? function : String(decoding: name, as: UTF8.self) + arguments
     }
 
     /// The first or last occurrence of `target` in `text` outside brackets (`()`, `<>`, `[]`, `{}`;
     /// the `>` of `->` closes nothing).
-    private static func topLevelRange(of target: String, in text: Substring, last: Bool) -> Range<Substring.Index>? {
+    private static func topLevelRange(of target: String, in text: ArraySlice<UInt8>, last: Bool) -> Range<Int>? {
+        let target = Array(target.utf8)
         var depth = 0
-        var found: Range<Substring.Index>?
-        var previous: Character = " "
-        var index = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if depth == 0, text[index...].hasPrefix(target) {
-                found = index..<text.index(index, offsetBy: target.count)
+        var found: Range<Int>?
+        var previous = UInt8(ascii: " ")
+        for index in text.indices {
+            if depth == 0, text[index...].starts(with: target) {
+                found = index..<index + target.count
                 if !last { return found }
             }
-            switch character {
-            case "(", "<", "[", "{": depth += 1
-            case ")", "]", "}": depth = max(0, depth - 1)
-            case ">" where previous != "-": depth = max(0, depth - 1)
+            switch text[index] {
+            case UInt8(ascii: "("), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"): depth = max(0, depth - 1)
+            case UInt8(ascii: ">") where previous != UInt8(ascii: "-"): depth = max(0, depth - 1)
             default: break
             }
-            previous = character
-            index = text.index(after: index)
+            previous = text[index]
         }
         return found
     }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 
 extension SQLiteCollectorStorage {
-    /// Reads the records to group in a snapshot, computes their signatures outside any
-    /// transaction, then writes the groups, the membership rows and the progress in one (see
-    /// ``CrashGroupingBatch`` for how no record is passed over). A record another step grouped
-    /// meanwhile is left as it is and not counted.
+    /// Reads the records to group and computes their signatures in a read (which does not hold up
+    /// ingest on a file store), then writes the groups, the membership rows and the progress in
+    /// one transaction (see `CrashGroupingBatch` for how no record is passed over). A record
+    /// another step grouped meanwhile is left as it is and not counted.
     public func groupCrashes(limit: Int) async throws -> Int {
         let limit = max(1, limit)
         return try await withStorageErrors("group crashes") {

@@ -4,9 +4,9 @@ import NIOCore
 import PostgresNIO
 
 extension PostgresCollectorStorage {
-    /// Groups in one transaction that first tries the advisory lock ``PostgresSchema/Lock/crashGroups``:
+    /// Groups in one transaction that first tries the advisory lock `crashGroups`:
     /// while another instance's step holds it, this one returns 0 at once. Records are found as
-    /// ``CrashGroupingBatch`` says, so one whose `bigserial` id was handed out before others' but
+    /// `CrashGroupingBatch` says, so one whose `bigserial` id was handed out before others' but
     /// committed after them is still grouped; the membership key keeps each record counted once.
     public func groupCrashes(limit: Int) async throws -> Int {
         let limit = Int64(max(1, limit))
