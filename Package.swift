@@ -111,7 +111,7 @@ let package = Package(
             dependencies: [
                 "HermesWire",
                 // Alert webhooks: the HTTP client, and (Crypto) their HMAC-SHA256 signatures, the
-                // console's session token hashes.
+                // console's session token hashes, crash group signatures (SHA-256).
                 "HermesTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -85,9 +85,16 @@ public func buildApplication(
         ).register(on: apps)
     }
     var services: [any Service] = [
-        ConfigurationWatcher(live: live, storage: storage, logger: logger),
+        ConfigurationWatcher(live: live, storage: storage, logger: logger), CrashGroupingService(storage: storage, logger: logger),
         AlertEvaluator(
-            storage: storage, signals: StorageAlertSignals(storage: storage, rejectionCount: { rejections.count(since: $0) }),
+            storage: storage,
+            signals: StorageAlertSignals(
+                storage: storage, rejectionCount: { rejections.count(since: $0) },
+                newCrashGroups: { since in
+                    try await storage.crashGroups(since: since, until: nil, limit: 100).filter { $0.firstSeen >= since }.map {
+                        AlertCrashGroup(signature: $0.signature, title: $0.title)
+                    }
+                }),
             delivery: WebhookDelivery(wallClock: configuration.wallClock), interval: configuration.console.alertInterval,
             wallClock: configuration.wallClock, logger: logger),
     ]

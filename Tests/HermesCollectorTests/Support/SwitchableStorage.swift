@@ -49,4 +49,12 @@ final class SwitchableStorage: CollectorStorage {
     func claimAlertEvaluation(holder: String, now: Int64, until: Int64) async throws(CollectorError) -> Bool {
         try await base.claimAlertEvaluation(holder: holder, now: now, until: until)
     }
+
+    func groupCrashes(limit: Int) async throws -> Int { try await checked { try await base.groupCrashes(limit: limit) } }
+    func crashGroups(since: Int64?, until: Int64?, limit: Int) async throws -> [CrashGroupSummary] {
+        try await checked { try await base.crashGroups(since: since, until: until, limit: limit) }
+    }
+    func crashGroup(signature: String, since: Int64?, until: Int64?, bucket: Int64) async throws -> CrashGroupDetail? {
+        try await checked { try await base.crashGroup(signature: signature, since: since, until: until, bucket: bucket) }
+    }
 }

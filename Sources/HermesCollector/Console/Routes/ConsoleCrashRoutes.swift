@@ -15,7 +15,8 @@ struct ConsoleCrashRoutes<Storage: CollectorStorage> {
     func register(on router: some RouterMethods<BasicRequestContext>) {
         router.get("/console/api/crashes") { request, _ -> Response in
             _ = try await gate.require(.viewer, request)
-            let since = gate.wallClock() - try Self.days(request) * 86_400_000
+            let days = try Self.days(request)
+            let since = gate.wallClock() - days * 86_400_000
             let groups = try await withStorageErrors("read the crash groups") { try await storage.crashGroups(since: since, until: nil, limit: 200) }
             return try .json(["groups": .array(groups.map(Self.json))])
         }

@@ -24,6 +24,7 @@ struct ConsoleRoutes<Storage: CollectorStorage> {
         ConsoleTailRoute(gate: gate, storage: storage).register(on: console)
         ConsoleNamespaceRoutes(gate: gate, live: live, logger: logger).register(on: console)
         ConsoleInsightRoutes(gate: gate, storage: storage, metrics: metrics).register(on: console)
+        ConsoleCrashRoutes(gate: gate, storage: storage).register(on: console)
         ConsoleSyncRoutes(gate: gate, sync: sync).register(on: console)
         ConsoleAlertRoutes(gate: gate, storage: storage, delivery: WebhookDelivery(wallClock: wallClock), logger: logger).register(on: console)
     }
