@@ -9,7 +9,8 @@ struct SyncOverviewTests {
     @Test(arguments: StorageKind.available)
     func theOverviewCountsTypesChangeSetsConflictsAndDevices(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let created = try await storage.apply(Contract.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Contract.rules, now: 10)
+            let created = try await storage.apply(
+                Contract.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Contract.rules, now: 10)
             _ = try await storage.apply(Contract.create(1, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Contract.rules, now: 20)
             let id = try #require(created.entries.first?.record.id)
             // A player on a team that does not exist: refused, recorded as a conflict
