@@ -148,6 +148,8 @@ function chart(xs, series, options) {
     series.forEach((s, n) => {
       const points = s.values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter(Boolean).join(" ");
       if (points) root.append(svg("polyline", { class: `series-${n % 6}`, points }));
+      // A dot on each value, so that a lone value shows too.
+      s.values.forEach((v, i) => { if (v !== null) root.append(svg("circle", { class: `dot series-${n % 6}`, cx: x(i), cy: y(v), r: 2.5 })); });
     });
   }
   const legend = el("div", { class: "legend" }, series.map((s, n) => el("span", {}, el("span", { class: `swatch swatch-${n % 6}` }), s.name)));
@@ -374,6 +376,17 @@ async function crashesView(params) {
     el("p", { class: "muted" }, "Crashes are grouped by their signal and the top frames of the app's own code, a few seconds after they arrive."));
 }
 
+// The group's crashes per bucket from the window's start to now, empty buckets included.
+function crashChart(data) {
+  const counts = new Map(data.buckets.map(([start, count]) => [start, count]));
+  const xs = [], values = [];
+  for (let start = Math.floor(data.since / data.bucket) * data.bucket; start <= Date.now(); start += data.bucket) {
+    xs.push(start);
+    values.push(counts.get(start) || 0);
+  }
+  return chart(xs, [{ name: "crashes", values }], { bars: true });
+}
+
 async function crashView(signature, params) {
   const days = params.get("days") || "30";
   const data = await api("GET", `/crashes/${encodeURIComponent(signature)}?days=${encodeURIComponent(days)}`);
@@ -384,7 +397,7 @@ async function crashView(signature, params) {
     el("div", { class: "cards" }, card("Crashes", number(group.count, 0)), card("Users affected", number(group.usersAffected, 0)),
       card("First seen", time(group.firstSeen)), card("Last seen", time(group.lastSeen)), card("App versions", group.appVersions.join(", ") || "–")),
     el("div", { class: "panel", id: "crash-chart" }, el("h2", {}, data.bucket === 3600000 ? "Crashes per hour" : "Crashes per day"),
-      chart(data.buckets.map((b) => b[0]), [{ name: "crashes", values: data.buckets.map((b) => b[1]) }], { bars: true })),
+      crashChart(data)),
     el("div", { class: "panel" }, el("h2", {}, "Latest crash"),
       latest ? el("div", {},
         el("p", {}, el("a", { href: `#/record/${latest.key}` }, `${time(latest.createTime)} · user ${latest.user ?? "–"} · app ${latest.appVersion ?? "–"} · device ${latest.device ?? "–"}`)),

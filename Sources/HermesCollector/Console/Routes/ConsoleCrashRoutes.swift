@@ -7,7 +7,7 @@ import Hummingbird
 ///   seen, app versions;
 /// - `GET /console/api/crashes/{signature}?days=N`: one group, its latest crash (the record
 ///   page's fields, the symbolicated stack as `payloadText`) and its crashes per hour (per day
-///   past two days) for a chart.
+///   past two days) for a chart: `buckets` lists those with crashes, from `since` on.
 struct ConsoleCrashRoutes<Storage: CollectorStorage> {
     let gate: ConsoleGate
     let storage: Storage
@@ -31,7 +31,7 @@ struct ConsoleCrashRoutes<Storage: CollectorStorage> {
             }
             guard let group = found else { throw CollectorError(.notFound, "there is no crash group \(signature) in the last \(days) days") }
             return try .json([
-                "group": Self.json(group.summary), "latest": group.latest?.consoleDetail ?? .null, "bucket": .int(bucket),
+                "group": Self.json(group.summary), "latest": group.latest?.consoleDetail ?? .null, "bucket": .int(bucket), "since": .int(since),
                 "buckets": .array(group.buckets.map { [.int($0.start), .int(Int64($0.count))] }),
             ])
         }
