@@ -1,4 +1,5 @@
 import HermesCollector
+import Synchronization
 import Testing
 
 struct CrashGroupingServiceTests {
@@ -15,13 +16,19 @@ struct CrashGroupingServiceTests {
         #expect(try await storage.crashGroups(since: nil, until: nil, limit: 10).map(\.count) == [count])
     }
 
-    @Test func aFailedPassIsLoggedAndTheNextOneGroups() async throws {
+    @Test func aFailedPassIsLoggedOnceAndTheNextOneGroups() async throws {
         let storage = try SwitchableStorage()
         try await CrashGroupStorageTests.store([try CrashGroupStorageTests.crash("c1")], in: storage)
-        let service = CrashGroupingService(storage: storage, logger: CollectorFixture.silentLogger)
+        let recorder = RequestObservingMiddlewareTests.Recorder()
+        let service = CrashGroupingService(storage: storage, logger: recorder.logger)
+        // When a pass runs while the store is down, and another after it is back
         storage.isDown = true
         #expect(await service.pass() == 0)
         storage.isDown = false
         #expect(await service.pass() == 1)
+        // Then the failed pass logged one error, and the crash is grouped
+        let errors = recorder.entries.withLock { $0 }.filter { $0.message == "crash grouping pass failed; trying again at the next one" }
+        #expect(errors.count == 1)
+        #expect(try await storage.crashGroups(since: nil, until: nil, limit: 10).map(\.count) == [1])
     }
 }
