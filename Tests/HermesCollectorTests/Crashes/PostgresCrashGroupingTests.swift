@@ -43,8 +43,9 @@ struct PostgresCrashGroupingTests {
                     let slow = IngestBatch(
                         records: [try CrashGroupStorageTests.crash("slow")], deviceID: "d", batchID: "slow", receivedAt: receivedAt)
                     #expect(try await PostgresCollectorStorage.insert(EventRows(slow), on: connection, logger: TestStorage.logger) == 1)
-                    // When a crash with a higher id, received later, is stored and grouped
-                    try await CrashGroupStorageTests.store([try CrashGroupStorageTests.crash("fast")], in: storage, receivedAt: receivedAt + 1_000)
+                    // When a crash with a higher id, received a minute later (another minute's rollup
+                    // row, which the open transaction does not hold), is stored and grouped
+                    try await CrashGroupStorageTests.store([try CrashGroupStorageTests.crash("fast")], in: storage, receivedAt: receivedAt + 60_000)
                     #expect(try await CrashGroupStorageTests.groupAll(storage) == [1, 0])
                     try await connection.query("COMMIT", logger: TestStorage.logger)
                 }
