@@ -110,6 +110,10 @@ let package = Package(
             name: "HermesCollector",
             dependencies: [
                 "HermesWire",
+                // Alert webhooks: the HTTP client, and (Crypto) their HMAC-SHA256 signatures, the
+                // console's session token hashes, crash group signatures (SHA-256).
+                "HermesTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,8 +123,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // The console's password hashes.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // The console's page, script and style sheet, compiled into the binary.
             resources: [

@@ -42,6 +42,8 @@ public final class HermesClient: Sendable {
     /// Start-up housekeeping, cancelled and awaited by `shutdown()`.
     private let tasks = Mutex<[Task<Void, Never>]>([])
     let engine: UploadEngine
+    /// The `sdkHealth` records; `nil` when ``Configuration/healthInterval`` turns them off.
+    let health: HealthReporter?
 
     private enum Lifecycle: UInt8, AtomicRepresentable {
         case created, started, shutDown
@@ -111,6 +113,7 @@ public final class HermesClient: Sendable {
             startDelay: configuration.uploadStartDelay, seed: seed ^ 0x5EED
         )
         self.engine = engine
+        health = HealthReporter(interval: configuration.healthInterval, clock: clock)
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
         // Weak: the engine holds the service, which would otherwise hold the engine.
         configurationService.applyObserver.withLock {
@@ -130,7 +133,8 @@ public final class HermesClient: Sendable {
 
     /// Starts background work and returns at once: recovery of the records an earlier run left
     /// in the journal, start-up housekeeping of the store, then uploads (no upload round runs
-    /// before housekeeping is done), and the configuration fetch with its periodic refresh.
+    /// before housekeeping is done) and the `sdkHealth` records, and the configuration fetch
+    /// with its periodic refresh.
     /// Housekeeping follows the server's configuration: this version's cached one, after an
     /// upgrade the previous version's, and on a device that never cached one it waits for the
     /// first fetch to end. Calling it again does nothing.
@@ -141,6 +145,7 @@ public final class HermesClient: Sendable {
                 Task {
                     guard await self.housekeep() else { return }
                     self.engine.ready()
+                    self.startHealthReports()
                 })
             return true
         }
@@ -161,9 +166,11 @@ public final class HermesClient: Sendable {
     }
 
     /// Flushes, stops every timer and task, and closes the store; nothing runs after it
-    /// returns. Later `send` calls are rejected with ``HermesError/Code/shutDown``.
+    /// returns. Later `send` calls are rejected with ``HermesError/Code/shutDown``. A started
+    /// client that lost records since its last `sdkHealth` record sends one more first.
     public func shutdown() async {
         await shutdownHooks.run()
+        await finishHealthReports(started: lifecycle.load(ordering: .acquiring) == .started)
         let running = tasks.withLock { tasks in
             lifecycle.store(.shutDown, ordering: .releasing)
             defer { tasks.removeAll() }

@@ -8,7 +8,9 @@ import ServiceLifecycle
 /// `app.test(.router)`.
 ///
 /// The configuration document served is the one saved in `storage`, or
-/// ``CollectorConfiguration/initialConfiguration`` when none was saved yet.
+/// ``CollectorConfiguration/initialConfiguration`` when none was saved yet. Beside the server it
+/// runs an ``AlertEvaluator`` over `storage`'s alert rules (crash and record counts from
+/// `storage`; no rejection counts or crash groups yet).
 ///
 /// To listen on any free port, set ``CollectorConfiguration/port`` to 0 and learn the port
 /// from `onServerRunning`:
@@ -46,12 +48,13 @@ public func buildApplication(
     let live = try await LiveConfiguration.load(storage: storage, initial: configuration.initialConfiguration, logger: logger)
     let router = Router()
     router.add(middleware: RequestObservingMiddleware(metrics: metrics))
-    router.add(middleware: RejectionMiddleware(metrics: metrics))
+    let rejections = RejectionHistory(wallClock: configuration.wallClock)
+    router.add(middleware: RejectionMiddleware(metrics: metrics, history: rejections))
     OperationsRoutes(metrics: metrics, storage: storage).register(on: router)
     ConfigRoutes(live: live).register(on: router)
     if configuration.console.isEnabled {
         ConsoleRoutes(
-            storage: storage, live: live, metrics: metrics, settings: configuration.console, adminToken: configuration.adminToken,
+            storage: storage, live: live, sync: sync, metrics: metrics, settings: configuration.console, adminToken: configuration.adminToken,
             wallClock: configuration.wallClock, logger: logger
         ).register(on: router)
     }
@@ -81,7 +84,20 @@ public func buildApplication(
             logger: logger
         ).register(on: apps)
     }
-    var services: [any Service] = [ConfigurationWatcher(live: live, storage: storage, logger: logger)]
+    var services: [any Service] = [
+        ConfigurationWatcher(live: live, storage: storage, logger: logger), CrashGroupingService(storage: storage, logger: logger),
+        AlertEvaluator(
+            storage: storage,
+            signals: StorageAlertSignals(
+                storage: storage, rejectionCount: { rejections.count(since: $0) },
+                newCrashGroups: { since in
+                    try await storage.crashGroups(since: since, until: nil, limit: 100).filter { $0.firstSeen >= since }.map {
+                        AlertCrashGroup(signature: $0.signature, title: $0.title)
+                    }
+                }),
+            delivery: WebhookDelivery(wallClock: configuration.wallClock), interval: configuration.console.alertInterval,
+            wallClock: configuration.wallClock, logger: logger),
+    ]
     if let days = configuration.retentionDays {
         services.append(RetentionService(storage: storage, days: days, metrics: metrics, wallClock: configuration.wallClock, logger: logger))
     }

@@ -34,6 +34,8 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case notFound
             case editConflict
             case tooManyAttempts
+            case invalidAlertRule
+            case alertRuleNotFound
             case wire(HermesWireError.Code)
         }
 
@@ -56,6 +58,8 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .notFound: "notFound"
             case .editConflict: "editConflict"
             case .tooManyAttempts: "tooManyAttempts"
+            case .invalidAlertRule: "invalidAlertRule"
+            case .alertRuleNotFound: "alertRuleNotFound"
             case .wire(let code): code.description
             }
         }
@@ -67,7 +71,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .bodyTooLarge: .contentTooLarge
             // Past the namespace's limits: 413, so that an SDK with an older configuration halves its batch.
             case .wire(let code) where [.packetTooLarge, .tooManyRecords, .outputTooLarge].contains(code): .contentTooLarge
-            case .namespaceNotFound, .notFound: .notFound
+            case .namespaceNotFound, .notFound, .alertRuleNotFound: .notFound
             case .forbidden: .forbidden
             case .editConflict: .preconditionFailed
             case .tooManyAttempts: .tooManyRequests
@@ -91,6 +95,10 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         public static let invalidQuery = Code(.invalidQuery)
         /// The namespace to change does not exist (404).
         public static let namespaceNotFound = Code(.namespaceNotFound)
+        /// An alert rule's name, parameters or webhook URL are not valid (400).
+        public static let invalidAlertRule = Code(.invalidAlertRule)
+        /// No alert rule has the id given (404).
+        public static let alertRuleNotFound = Code(.alertRuleNotFound)
         /// The deployment's ``CollectorConfiguration/recordRule`` refused a record. Never a
         /// request's error: the record is listed in the upload's 200 answer.
         public static let refusedByRule = Code(.refusedByRule)

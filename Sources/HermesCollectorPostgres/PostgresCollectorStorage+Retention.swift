@@ -15,7 +15,8 @@ extension PostgresCollectorStorage {
     static let countingStatisticsTarget = 10
 
     /// Drops the day partitions that end at or before the cutoff's day, oldest first, and deletes
-    /// the default partition's rows older than that day.
+    /// the default partition's rows older than that day, then the crash groups' membership rows
+    /// of those days (the groups stay).
     ///
     /// Each partition is detached in a transaction of its own, then dropped outside it, where only
     /// the detached table is locked. The transaction first locks the day's table and the default
@@ -60,6 +61,9 @@ extension PostgresCollectorStorage {
             var count: Int64 = 0
             for try await value in rows.decode(Int64.self) { count = value }
             return Int(count)
+        }
+        try await PostgresErrors.run("remove old crash group members") {
+            _ = try await client.query("DELETE FROM crash_members WHERE create_time < \(end)", logger: logger)
         }
         return outcome
     }

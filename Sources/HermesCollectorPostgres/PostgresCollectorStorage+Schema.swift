@@ -3,9 +3,14 @@ import Logging
 import PostgresNIO
 
 extension PostgresCollectorStorage {
-    /// Applies the collector's migrations not applied yet (``PostgresMigrator``).
+    /// Applies the collector's migrations not applied yet (``PostgresMigrator``), then those of
+    /// alerts (``PostgresAlertSchema``) and crash groups (``PostgresCrashSchema``), each with its
+    /// own ledger.
     func migrate() async throws(CollectorError) {
-        try await PostgresMigrator(client: client, logger: logger).apply(PostgresSchema.migrations, ledger: "hermes_migrations")
+        let migrator = PostgresMigrator(client: client, logger: logger)
+        try await migrator.apply(PostgresSchema.migrations, ledger: "hermes_migrations")
+        try await migrator.apply(PostgresAlertSchema.migrations, ledger: PostgresAlertSchema.ledger)
+        try await migrator.apply(PostgresCrashSchema.migrations, ledger: PostgresCrashSchema.ledger)
     }
 
     /// Makes the day partitions from one day before the day of `now` to

@@ -170,7 +170,8 @@ public final class PostgresCollectorStorage: CollectorStorage {
         return events
     }
 
-    private static func event(
+    /// A stored event from a row of `events`' columns, `id` last.
+    static func event(
         _ row: (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64)
     ) throws(CollectorError) -> StoredEvent {
         let meta: JSONValue

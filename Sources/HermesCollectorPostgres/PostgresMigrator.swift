@@ -4,8 +4,9 @@ import PostgresNIO
 
 /// Applies numbered migrations once each, recording them in a ledger table, each in its own
 /// transaction under an advisory lock so that instances starting together apply each once. The
-/// collector's tables and record sync's keep separate ledgers (`hermes_migrations`,
-/// `sync_migrations`): sync's tables exist only where sync is served.
+/// collector's tables, its crash groups' and record sync's keep separate ledgers
+/// (`hermes_migrations`, `crash_migrations`, `sync_migrations`): sync's tables exist only where
+/// sync is served.
 struct PostgresMigrator {
     /// A migration: its version in its ledger, a name, and its statements (one per string).
     typealias Migration = (version: Int32, name: String, statements: [String])

@@ -10,11 +10,14 @@ import HermesCollector
 /// resent by any device to any instance, has the same three values, lands in the same partition
 /// and is stored once. Meta is `text` (what the collector returns verbatim; cheaper than jsonb).
 enum PostgresSchema {
-    /// Locks taken with `pg_advisory_xact_lock`: one per kind of change every instance may attempt.
+    /// Locks taken with `pg_advisory_xact_lock` (or tried with `pg_try_advisory_xact_lock`): one per
+    /// kind of change every instance may attempt.
     enum Lock: Int64 {
         case migrations = 0x4865_726D_6573_01
         case partitions = 0x4865_726D_6573_02
         case configuration = 0x4865_726D_6573_03
+        /// Held (tried, never waited for) by a crash grouping step: one instance groups at a time.
+        case crashGroups = 0x4865_726D_6573_04
     }
 
     /// The channel a configuration save notifies, with the new revision as its payload.

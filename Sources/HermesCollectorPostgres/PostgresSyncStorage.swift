@@ -66,7 +66,7 @@ public final class PostgresSyncStorage: SyncStorage {
     }
 
     /// Runs one operation of the store (``PostgresErrors/run(_:isolation:_:)``), unless the store is closed.
-    private func run<T: Sendable>(
+    func run<T: Sendable>(
         _ action: String, isolation: isolated (any Actor)? = #isolation, _ work: () async throws -> T
     ) async throws(CollectorError) -> T {
         try gate.enter(action)

@@ -52,20 +52,22 @@ final class Loopback: Sendable {
         )
     }
 
-    /// A client of the collector on `port`, with its own storage folder.
-    func client(port: Int, name: String = "app", transport: any Transport = PlatformTransport()) throws -> HermesClient {
-        try HermesClient(
-            configuration: .init(
-                storageDirectory: directory.appendingPathComponent(name),
-                app: .init(name: "E2E", version: "1.0.0", build: "1"),
-                configURL: URL(string: "http://127.0.0.1:\(port)/v1/config"),
-                credentials: .init(appKey: Self.appKey, wireFormat: .v2(Self.cipher)),
-                uploadStartDelay: .seconds(3_600),
-                requestTimeout: .seconds(5),
-                transport: transport
-            ),
-            logger: logger
+    /// A client of the collector on `port`, with its own storage folder; its `sdkHealth`
+    /// records are off unless `healthInterval` is given (they would join the records tests count).
+    func client(
+        port: Int, name: String = "app", transport: any Transport = PlatformTransport(), healthInterval: Duration? = nil
+    ) throws -> HermesClient {
+        var configuration = HermesClient.Configuration(
+            storageDirectory: directory.appendingPathComponent(name),
+            app: .init(name: "E2E", version: "1.0.0", build: "1"),
+            configURL: URL(string: "http://127.0.0.1:\(port)/v1/config"),
+            credentials: .init(appKey: Self.appKey, wireFormat: .v2(Self.cipher)),
+            uploadStartDelay: .seconds(3_600),
+            requestTimeout: .seconds(5),
+            transport: transport
         )
+        configuration.healthInterval = healthInterval
+        return try HermesClient(configuration: configuration, logger: logger)
     }
 
     /// The REPORT_IDs the collector stored in `namespace`.

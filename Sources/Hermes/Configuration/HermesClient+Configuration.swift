@@ -63,6 +63,12 @@ extension HermesClient {
         /// What the client collects by itself into the `hermes` namespace: crashes, hangs,
         /// launch time, network samples.
         public var monitoring = MonitoringOptions()
+        /// How often the client sends its delivery health, an `sdkHealth` record in the
+        /// `hermes` namespace: the records lost on the device since the previous one, per
+        /// reason, and the records waiting to upload. The first is sent once start-up
+        /// housekeeping is done, then one every interval (10 minutes); `nil` or zero sends none.
+        /// Like every record it is sent only while the namespace's `monitorList` has the type.
+        public var healthInterval: Duration? = .seconds(600)
         /// Whether any 2xx answer to an upload counts as delivered (`false` by default).
         ///
         /// By default a batch is deleted only when the answer proves that a Hermes collector

@@ -44,8 +44,10 @@ extension HermesClient {
 
     /// Sends a record of the SDK's own to the `hermes` namespace only when its `monitorList`
     /// has the type: a server that does not want it gets no record and the log no warning.
-    func sendIfMonitored(_ type: String, meta: [String: JSONValue]) {
-        guard configurationService.configuration(for: ConfigurationDocument.hermesNamespace)?.monitorItem(for: type) != nil else { return }
-        send(type: type, meta: meta)
+    /// - Returns: the outcome, or `nil` when the `monitorList` leaves the type out.
+    @discardableResult
+    func sendIfMonitored(_ type: String, meta: [String: JSONValue]) -> SendOutcome? {
+        guard configurationService.configuration(for: ConfigurationDocument.hermesNamespace)?.monitorItem(for: type) != nil else { return nil }
+        return send(type: type, meta: meta)
     }
 }

@@ -87,9 +87,9 @@ actor LiveConfiguration {
     private func change(
         _ name: String, by edit: ConfigurationEdit, _ apply: @escaping @Sendable (inout ConfigurationDocument) throws(CollectorError) -> Void
     ) async throws(CollectorError) -> ConfigurationDocument {
-        let before = EditWitness<NamespaceConfiguration?>()
+        let before = SharedSlot<NamespaceConfiguration?>()
         let next = try await change { document throws(CollectorError) in
-            before.see(document.namespaces[name])
+            before.set(document.namespaces[name])
             try apply(&document)
         }
         let entry = ConfigurationChange(

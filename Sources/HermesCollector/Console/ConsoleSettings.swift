@@ -19,6 +19,10 @@ public struct ConsoleSettings: Sendable {
     /// 60 s; it goes on where it stopped).
     public var tailStreamLifetime: Duration = .seconds(60)
 
+    /// How often the alert rules are evaluated (by one instance among those sharing a store;
+    /// default 30 s).
+    public var alertInterval: Duration = .seconds(30)
+
     /// The defaults.
     public init() {}
 }

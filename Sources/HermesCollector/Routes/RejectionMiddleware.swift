@@ -5,12 +5,14 @@ import Logging
 /// answer it with the error's status and JSON reason.
 struct RejectionMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: CollectorMetrics
+    let history: RejectionHistory
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as CollectorError {
             metrics.countReject(error.code)
+            history.count()
             var metadata: Logger.Metadata = [
                 "error": "\(error.code)", "reason": "\(error.message)",
                 "method": "\(request.method)", "path": "\(request.uri.path)",

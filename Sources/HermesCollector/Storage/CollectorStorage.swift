@@ -23,7 +23,7 @@ public import HermesWire
 ///   for a store only one collector writes).
 /// - ``removeDays(before:)`` removes whole UTC days of `createTime`, never a record of a later day.
 /// - Errors never contain keys, tokens or record contents.
-public protocol CollectorStorage: ConsoleStorage {
+public protocol CollectorStorage: ConsoleStorage, AlertStorage, CrashGroupStorage {
     /// Stores a batch in one transaction, each record at most once per `(namespace, reportID)`.
     /// - Parameter batch: the checked records of one upload.
     /// - Returns: how many records were new and how many were already stored.

@@ -2,7 +2,8 @@ import GRDB
 
 extension SQLiteCollectorStorage {
     /// Deletes the old days one at a time, oldest first, each in its own transaction, so that a
-    /// large backlog never holds the writer for long.
+    /// large backlog never holds the writer for long. The crash groups' membership rows of those
+    /// days go with their records (the groups stay).
     public func removeDays(before cutoff: Int64) async throws -> RetentionOutcome {
         let end = UTCDay.start(of: cutoff)
         return try await withStorageErrors("remove old days") {
@@ -11,7 +12,9 @@ extension SQLiteCollectorStorage {
                 let dayEnd = min(UTCDay.start(of: oldest) + UTCDay.milliseconds, end)
                 removed += try await writer.write { db in
                     try db.execute(sql: "DELETE FROM events WHERE create_time < ?", arguments: [dayEnd])
-                    return db.changesCount
+                    let records = db.changesCount
+                    try db.execute(sql: "DELETE FROM crash_members WHERE create_time < ?", arguments: [dayEnd])
+                    return records
                 }
             }
             return RetentionOutcome(daysDropped: 0, recordsRemoved: removed)

@@ -130,6 +130,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         }
     }
 
+    /// A stored event from a row of `events` (every column).
     static func event(_ row: Row) throws -> StoredEvent {
         let metaText: String = row["meta"]
         let meta: JSONValue
@@ -183,6 +184,8 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             // The console's newest-first pages over every namespace (PostgreSQL has it from the start).
             try db.execute(sql: "CREATE INDEX events_by_time ON events (create_time, id)")
         }
+        migrator.registerMigration("alerts v1", migrate: createAlertTables)
+        migrator.registerMigration("crash groups v1", migrate: createCrashGroups)
         return migrator
     }()
 }

@@ -78,6 +78,23 @@ public struct SQLiteSyncStorage: SyncStorage {
         }
     }
 
+    public func overview(recent: Int, devices: Int) async throws(CollectorError) -> SyncOverview {
+        try await withStorageErrors("read the sync overview") {
+            try await writer.read { db in
+                typealias Queries = SyncOverview.Queries
+                return SyncOverview(
+                    revision: try Int64.fetchOne(db, sql: Queries.revision) ?? 0,
+                    types: try Row.fetchAll(db, sql: Queries.types).map { SyncOverview.TypeCount(type: $0[0], live: $0[1], deleted: $0[2]) },
+                    recent: try Row.fetchAll(db, sql: Queries.recent, arguments: [recent]).map {
+                        SyncOverview.Outcome(clientID: $0[0], sequence: $0[1], revision: $0[2], outcome: $0[3], receivedAt: $0[4])
+                    },
+                    devices: try Row.fetchAll(db, sql: Queries.devices, arguments: [devices]).map {
+                        SyncOverview.Device(clientID: $0[0], lastExchange: $0[1], changeSets: $0[2], conflicts: $0[3])
+                    })
+            }
+        }
+    }
+
     public func page(after maxRevision: Int64, cursor: String?, limit: Int) async throws(CollectorError) -> SyncAnswer {
         try await withStorageErrors("read the missed change sets") {
             try await writer.read { db in

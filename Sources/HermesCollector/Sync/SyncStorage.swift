@@ -42,6 +42,11 @@ public protocol SyncStorage: Sendable {
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
     func pruneHistory(before cutoff: Int64) async throws(CollectorError) -> Int
 
+    /// The current revision, records per type, the `recent` newest change set outcomes and the
+    /// `devices` most recently seen devices: the console's sync page.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
+    func overview(recent: Int, devices: Int) async throws(CollectorError) -> SyncOverview
+
     /// Every live record, ordered by type and id: for audits and tests.
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
     func liveRecords() async throws(CollectorError) -> [SyncRecord]

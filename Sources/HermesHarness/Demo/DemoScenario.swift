@@ -71,10 +71,9 @@ package enum DemoScenario {
     package static func meta(_ item: Item, _ index: Int, random: inout SplitMix64) -> [String: JSONValue] {
         switch item.type {
         case "appCrash":
-            return [
-                "signal": .string(crashKinds[index % crashKinds.count].signal), "CREATE_TIME": .int(1_763_000_000_000 + Int64(index)),
-                "APP_VERSION": index % 3 == 0 ? "1.1.0" : "1.2.0",
-            ]
+            // A crash reported by the app's previous version keeps that version (the caller's
+            // fields win for appCrash).
+            return ["signal": .string(crashKinds[index % crashKinds.count].signal), "APP_VERSION": index % 3 == 0 ? "1.1.0" : "1.2.0"]
         case "appLag":
             return ["durationMs": .int(Int64(250 + random.next() % 2_000)), "thresholdMs": 250, "queue": "com.apple.main-thread"]
         case "appBoot":

@@ -70,13 +70,14 @@ public struct NamespaceConfiguration: Sendable, Hashable {
 
     /// The built-in configuration of the `hermes` monitoring namespace, used until a server or
     /// cached configuration exists: `appCrash` realtime with payload; `appLag`, `appBoot`,
-    /// `net`, `netError` neither realtime nor with payload; none Wi-Fi only.
+    /// `net`, `netError`, `sdkHealth` neither realtime nor with payload; none Wi-Fi only.
     public static let hermesDefault = NamespaceConfiguration(monitorList: [
         MonitorItem(type: MonitorType.appCrash, isRealtime: true, isUploadPayload: true),
         MonitorItem(type: MonitorType.appLag),
         MonitorItem(type: MonitorType.appBoot),
         MonitorItem(type: MonitorType.net),
         MonitorItem(type: MonitorType.netError),
+        MonitorItem(type: MonitorType.sdkHealth),
     ])
 
     /// The entry for `type` in ``monitorList``, or `nil` when the namespace does not accept it.

@@ -16,4 +16,7 @@ public enum MonitorType: Sendable {
     public static let sessionEnd = "sessionEnd"
     /// `identify(userID:traits:)` was called; its meta holds the user's traits.
     public static let identify = "identify"
+    /// The SDK's delivery health: records lost on the device since the previous one, per
+    /// reason, and the records waiting to upload (docs/monitoring.md, "Delivery health").
+    public static let sdkHealth = "sdkHealth"
 }

@@ -121,13 +121,13 @@ struct DemoCommand: AsyncParsableCommand {
         } else {
             try FileManager.default.createDirectory(at: workDirectory, withIntermediateDirectories: true)
             let storage = try SQLiteCollectorStorage(path: workDirectory.appendingPathComponent("collector.sqlite").path)
-            let running = try await CollectorServer.start(
-                configuration: CollectorConfiguration(
-                    port: serve ? port : 0, appKeys: [appKey], adminToken: Hex.string(Hex.randomBytes(16)),
-                    keyring: Keyring([cipher]), initialConfiguration: DemoScenario.configuration
-                ),
-                storage: storage, logger: logger, stopsOnSignals: serve
+            var configuration = CollectorConfiguration(
+                port: serve ? port : 0, appKeys: [appKey], adminToken: Hex.string(Hex.randomBytes(16)),
+                keyring: Keyring([cipher]), initialConfiguration: DemoScenario.configuration
             )
+            // A rule made in the demo's console fires within seconds.
+            configuration.console.alertInterval = .seconds(3)
+            let running = try await CollectorServer.start(configuration: configuration, storage: storage, logger: logger, stopsOnSignals: serve)
             server = running
             embedded = storage
             baseURL = URL(string: "http://127.0.0.1:\(running.port)")!

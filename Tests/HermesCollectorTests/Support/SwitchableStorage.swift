@@ -29,4 +29,32 @@ final class SwitchableStorage: CollectorStorage {
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome { try await checked { try await base.removeDays(before: cutoff) } }
     func storageBytes() async throws -> Int? { try await checked { try await base.storageBytes() } }
+
+    // Alerts are not switched off: the tests of this store are about records and the configuration.
+    func alertRules() async throws(CollectorError) -> [AlertRule] { try await base.alertRules() }
+    func alertRule(id: String) async throws(CollectorError) -> AlertRule? { try await base.alertRule(id: id) }
+    func saveAlertRule(_ rule: AlertRule) async throws(CollectorError) { try await base.saveAlertRule(rule) }
+    func deleteAlertRule(id: String) async throws(CollectorError) -> Bool { try await base.deleteAlertRule(id: id) }
+    func alertStates() async throws(CollectorError) -> [String: AlertRuleState] { try await base.alertStates() }
+    func markAlertEvaluated(ruleID: String, at now: Int64) async throws(CollectorError) { try await base.markAlertEvaluated(ruleID: ruleID, at: now) }
+    func recordAlertFiring(_ firing: AlertFiring, state: AlertRuleState?) async throws(CollectorError) -> Bool {
+        try await base.recordAlertFiring(firing, state: state)
+    }
+    func updateAlertDelivery(firingID: String, _ delivery: AlertDelivery) async throws(CollectorError) {
+        try await base.updateAlertDelivery(firingID: firingID, delivery)
+    }
+    func alertFirings(ruleID: String?, limit: Int) async throws(CollectorError) -> [AlertFiring] {
+        try await base.alertFirings(ruleID: ruleID, limit: limit)
+    }
+    func claimAlertEvaluation(holder: String, now: Int64, until: Int64) async throws(CollectorError) -> Bool {
+        try await base.claimAlertEvaluation(holder: holder, now: now, until: until)
+    }
+
+    func groupCrashes(limit: Int) async throws -> Int { try await checked { try await base.groupCrashes(limit: limit) } }
+    func crashGroups(since: Int64?, until: Int64?, limit: Int) async throws -> [CrashGroupSummary] {
+        try await checked { try await base.crashGroups(since: since, until: until, limit: limit) }
+    }
+    func crashGroup(signature: String, since: Int64?, until: Int64?, bucket: Int64) async throws -> CrashGroupDetail? {
+        try await checked { try await base.crashGroup(signature: signature, since: since, until: until, bucket: bucket) }
+    }
 }

@@ -46,6 +46,9 @@ final class TestStorage: Sendable {
 
     static let logger = Logger(label: "hermes.collector.tests") { _ in SwiftLogNoOpLogHandler() }
 
+    /// The PostgreSQL databases tests may hold at once.
+    private static let postgresSlots = TestSlots(4)
+
     private init(kind: StorageKind, location: String, cleanup: @escaping @Sendable () async throws -> Void) {
         self.kind = kind
         self.location = location
@@ -55,6 +58,10 @@ final class TestStorage: Sendable {
     /// Makes the empty database, runs `body`, and removes the database (stores `body` opened
     /// through ``open()`` must be closed by then: ``withStore(_:_:)`` does it).
     static func with<T>(_ kind: StorageKind, _ body: (TestStorage) async throws -> T) async throws -> T {
+        // At most a few PostgreSQL databases at once: each is made, migrated and dropped (a
+        // checkpoint), and dozens at once on two cores would outlast any open timeout.
+        if kind == .postgres { await postgresSlots.acquire() }
+        defer { if kind == .postgres { postgresSlots.release() } }
         let storage = try await make(kind)
         do {
             let value = try await body(storage)
@@ -85,7 +92,10 @@ final class TestStorage: Sendable {
         case .sqlite:
             return (try SQLiteCollectorStorage(path: location), {})
         case .postgres:
-            let store = try await PostgresCollectorStorage.open(url: location, logger: Self.logger)
+            var options = PostgresCollectorStorage.Options()
+            // Generous: a busy two-core machine running the whole suite.
+            options.openTimeout = .seconds(60)
+            let store = try await PostgresCollectorStorage.open(url: location, logger: Self.logger, options: options)
             return (store, { await store.close() })
         }
     }

@@ -13,6 +13,8 @@ final class FakeCollector: Sendable {
         var kind: PacketKind
         var reportIDs: [String]
         var monitorTypes: [String]
+        /// Each record's meta line, parsed.
+        var metas: [JSONValue]
         var payloadSizes: [Int]
         var headers: [String: String]
     }
@@ -39,6 +41,7 @@ final class FakeCollector: Sendable {
             kind: kind,
             reportIDs: metas.compactMap { $0["REPORT_ID"]?.stringValue },
             monitorTypes: metas.compactMap { $0["MONITOR_TYPE"]?.stringValue },
+            metas: metas,
             payloadSizes: decoded.packet.payloads.map(\.count),
             headers: request.headers
         )

@@ -46,9 +46,10 @@ final class Harness: Sendable {
         transport: (any Transport)? = nil,
         memoryBufferLimit: Int = 10_000,
         network: any NetworkMonitor = StaticNetworkMonitor(.unmetered),
-        startDelay: Duration = .seconds(3)
+        startDelay: Duration = .seconds(3),
+        healthInterval: Duration? = nil
     ) -> HermesClient.Configuration {
-        HermesClient.Configuration(
+        var configuration = HermesClient.Configuration(
             storageDirectory: directory,
             app: .init(name: "Demo", version: version, build: "42"),
             configURL: configURL,
@@ -64,6 +65,9 @@ final class Harness: Sendable {
             wallClock: { [self] in self.now },
             randomSeed: 7
         )
+        // Off unless a test asks: an `sdkHealth` record would join the records tests count.
+        configuration.healthInterval = healthInterval
+        return configuration
     }
 
     func client(
@@ -73,12 +77,13 @@ final class Harness: Sendable {
         memoryBufferLimit: Int = 10_000,
         transport: (any Transport)? = nil,
         network: any NetworkMonitor = StaticNetworkMonitor(.unmetered),
-        startDelay: Duration = .seconds(3)
+        startDelay: Duration = .seconds(3),
+        healthInterval: Duration? = nil
     ) throws -> HermesClient {
         try HermesClient(
             configuration: configuration(
                 version: version, defaults: defaults, configURL: configURL, transport: transport,
-                memoryBufferLimit: memoryBufferLimit, network: network, startDelay: startDelay),
+                memoryBufferLimit: memoryBufferLimit, network: network, startDelay: startDelay, healthInterval: healthInterval),
             logger: Logger(label: "hermes.tests")
         )
     }

@@ -32,6 +32,7 @@ struct ConfigurationDocumentTests {
                     monitorList: [
                         MonitorItem(type: "appCrash", onlyWifi: false, isRealtime: true, isUploadPayload: true, sampleRate: 1),
                         MonitorItem(type: "appLag"), MonitorItem(type: "appBoot"), MonitorItem(type: "net"), MonitorItem(type: "netError"),
+                        MonitorItem(type: "sdkHealth"),
                     ],
                     maxCacheCount: 10_000, flushCount: 100, maxMetaKByte: 10
                 ))

@@ -88,14 +88,15 @@ async function api(method, path, body, headers) {
   return json;
 }
 
+// A query string with every value percent-encoded (a space as %20: the server does not read "+" as a space).
 function query(params) {
-  const search = new URLSearchParams();
+  const pairs = [];
   for (const [key, value] of Object.entries(params)) {
-    if (Array.isArray(value)) value.forEach((v) => v && search.append(key, v));
-    else if (value !== undefined && value !== null && value !== "") search.append(key, value);
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== undefined && one !== null && one !== "") pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(one)}`);
+    }
   }
-  const text = search.toString();
-  return text ? "?" + text : "";
+  return pairs.length ? "?" + pairs.join("&") : "";
 }
 
 // ---- charts (SVG, no library) --------------------------------------------------------------
@@ -147,6 +148,8 @@ function chart(xs, series, options) {
     series.forEach((s, n) => {
       const points = s.values.map((v, i) => (v === null ? null : `${x(i)},${y(v)}`)).filter(Boolean).join(" ");
       if (points) root.append(svg("polyline", { class: `series-${n % 6}`, points }));
+      // A dot on each value, so that a lone value shows too.
+      s.values.forEach((v, i) => { if (v !== null) root.append(svg("circle", { class: `dot series-${n % 6}`, cx: x(i), cy: y(v), r: 2.5 })); });
     });
   }
   const legend = el("div", { class: "legend" }, series.map((s, n) => el("span", {}, el("span", { class: `swatch swatch-${n % 6}` }), s.name)));
@@ -354,6 +357,54 @@ async function recordView(createTime, id) {
     el("div", { class: "panel" }, el("h2", {}, "Payload"), payload));
 }
 
+// ---- crashes -------------------------------------------------------------------------------
+
+async function crashesView(params) {
+  const days = params.get("days") || "30";
+  const data = await api("GET", `/crashes?days=${encodeURIComponent(days)}`);
+  const picker = el("select", { id: "days", onchange: (event) => { location.hash = `#/crashes?days=${event.target.value}`; } },
+    ["1", "7", "30", "90"].map((d) => el("option", { value: d, selected: d === days }, `last ${d} days`)));
+  show(
+    el("h1", {}, "Crashes ", picker),
+    el("div", { class: "panel", id: "crash-groups" }, data.groups.length
+      ? table(["Crash", "Crashes", "Users", "First seen", "Last seen", "App versions"], data.groups.map((group) => ({
+        item: group,
+        cells: [el("span", {}, el("strong", {}, group.title), group.culprit ? el("div", { class: "muted" }, group.culprit) : null), number(group.count, 0),
+          number(group.usersAffected, 0), time(group.firstSeen), time(group.lastSeen), group.appVersions.join(", ")],
+      })), (group) => { location.hash = `#/crash/${encodeURIComponent(group.signature)}?days=${days}`; })
+      : el("p", { class: "ok" }, "No crashes in this period.")),
+    el("p", { class: "muted" }, "Crashes are grouped by their signal and the top frames of the app's own code, a few seconds after they arrive."));
+}
+
+// The group's crashes per bucket from the window's start to now, empty buckets included.
+function crashChart(data) {
+  const counts = new Map(data.buckets.map(([start, count]) => [start, count]));
+  const xs = [], values = [];
+  for (let start = Math.floor(data.since / data.bucket) * data.bucket; start <= Date.now(); start += data.bucket) {
+    xs.push(start);
+    values.push(counts.get(start) || 0);
+  }
+  return chart(xs, [{ name: "crashes", values }], { bars: true });
+}
+
+async function crashView(signature, params) {
+  const days = params.get("days") || "30";
+  const data = await api("GET", `/crashes/${encodeURIComponent(signature)}?days=${encodeURIComponent(days)}`);
+  const group = data.group;
+  const latest = data.latest;
+  show(
+    el("h1", {}, group.title),
+    el("div", { class: "cards" }, card("Crashes", number(group.count, 0)), card("Users affected", number(group.usersAffected, 0)),
+      card("First seen", time(group.firstSeen)), card("Last seen", time(group.lastSeen)), card("App versions", group.appVersions.join(", ") || "–")),
+    el("div", { class: "panel", id: "crash-chart" }, el("h2", {}, data.bucket === 3600000 ? "Crashes per hour" : "Crashes per day"),
+      crashChart(data)),
+    el("div", { class: "panel" }, el("h2", {}, "Latest crash"),
+      latest ? el("div", {},
+        el("p", {}, el("a", { href: `#/record/${latest.key}` }, `${time(latest.createTime)} · user ${latest.user ?? "–"} · app ${latest.appVersion ?? "–"} · device ${latest.device ?? "–"}`)),
+        el("pre", { id: "crash-stack" }, latest.payloadText ?? "(the stack is not text)")) : el("p", { class: "muted" }, "No crash record.")),
+    el("p", { class: "muted" }, `Signature ${group.signature}`));
+}
+
 // ---- performance ---------------------------------------------------------------------------
 
 async function performanceView(params) {
@@ -505,6 +556,90 @@ function diff(theirs, mine) {
   })));
 }
 
+// ---- alerts --------------------------------------------------------------------------------
+
+function describeKind(kind) {
+  switch (kind.type) {
+    case "newCrashGroup": return "a new crash group";
+    case "crashRate": return `more than ${kind.threshold} crashes in ${kind.windowMinutes} min`;
+    case "silence": return `no ${kind.namespace} records for ${kind.windowMinutes} min`;
+    case "rejections": return `more than ${kind.threshold} refused requests in ${kind.windowMinutes} min`;
+    default: return kind.type;
+  }
+}
+
+async function alertsView() {
+  const data = await api("GET", "/alerts");
+  const editable = canEdit();
+  const name = el("input", { id: "alert-name", placeholder: "rule name", size: 20 });
+  const kind = el("select", { id: "alert-kind" },
+    [["crashRate", "crashes above a threshold"], ["newCrashGroup", "a new crash group"], ["silence", "a namespace goes silent"], ["rejections", "refused requests above a threshold"]]
+      .map(([value, label]) => el("option", { value }, label)));
+  const threshold = el("input", { id: "alert-threshold", type: "number", value: "10", size: 6 });
+  const minutes = el("input", { id: "alert-minutes", type: "number", value: "5", size: 6 });
+  const namespace = el("input", { id: "alert-namespace", placeholder: "namespace", size: 10 });
+  const webhook = el("input", { id: "alert-webhook", placeholder: "https://… (optional)", size: 34 });
+  const save = async () => {
+    const type = kind.value;
+    const body = { type };
+    if (type === "crashRate" || type === "rejections") Object.assign(body, { threshold: Number(threshold.value), windowMinutes: Number(minutes.value) });
+    if (type === "silence") Object.assign(body, { namespace: namespace.value, windowMinutes: Number(minutes.value) });
+    await api("POST", "/alerts", { name: name.value, kind: body, enabled: true, webhookURL: webhook.value || null });
+    toast("Rule saved");
+    route();
+  };
+  const states = data.states || {};
+  const rows = data.rules.map((rule) => {
+    const state = states[rule.id];
+    const secret = el("span", { class: "secret", "data-secret": rule.secret }, "••••••");
+    const reveal = el("button", { type: "button", onclick: () => { secret.textContent = rule.secret; } }, "Show secret");
+    const actions = editable ? el("span", { class: "actions" },
+      el("button", { type: "button", class: "send-test", onclick: async () => {
+        const outcome = await api("POST", `/alerts/${rule.id}/test`);
+        toast(`Test delivery: ${outcome.status}${outcome.responseStatus ? " (HTTP " + outcome.responseStatus + ")" : ""}${outcome.lastError ? " · " + outcome.lastError : ""}`, outcome.status !== "delivered");
+      } }, "Send a test"),
+      el("button", { type: "button", class: "danger", onclick: async () => { await api("DELETE", `/alerts/${rule.id}`); route(); } }, "Delete")) : "";
+    return { cells: [rule.name, describeKind(rule.kind), state ? `${state.status} since ${time(state.since)}` : "not evaluated yet", rule.webhookURL || "(log only)", el("span", {}, secret, " ", reveal), actions] };
+  });
+  const history = data.history.map((firing) => ({
+    cells: [time(firing.payload.time), firing.payload.ruleName, firing.payload.state, String(firing.payload.value), `${firing.delivery.status}${firing.delivery.attempts ? " after " + firing.delivery.attempts + " attempt(s)" : ""}`],
+  }));
+  show(
+    el("h1", {}, "Alerts"),
+    editable ? el("div", { class: "panel" }, el("h2", {}, "New rule"),
+      el("form", { class: "filters", id: "alert-form", onsubmit: (event) => { event.preventDefault(); save().catch((e) => toast(e.message, true)); } },
+        el("label", {}, "name", name), el("label", {}, "when", kind), el("label", {}, "threshold", threshold), el("label", {}, "minutes", minutes),
+        el("label", {}, "namespace (silence)", namespace), el("label", {}, "webhook", webhook),
+        el("button", { class: "primary", type: "submit", id: "alert-save" }, "Save rule"))) : null,
+    el("div", { class: "panel" }, el("h2", {}, "Rules"), el("div", { id: "alert-rules" },
+      rows.length ? table(["Name", "Fires on", "State", "Webhook", "Signing secret", ""], rows) : el("p", { class: "muted" }, "No rules yet."))),
+    el("div", { class: "panel" }, el("h2", {}, "History"), el("div", { id: "alert-history" },
+      history.length ? table(["When", "Rule", "State", "Value", "Delivery"], history) : el("p", { class: "muted" }, "Nothing fired yet."))),
+    el("p", { class: "muted" }, "Webhooks get JSON signed with HMAC-SHA256 over the body (X-Hermes-Signature: sha256=…), retried with backoff; every firing is also logged."));
+}
+
+// ---- sync ----------------------------------------------------------------------------------
+
+async function syncView() {
+  const data = await api("GET", "/sync");
+  if (!data.served) {
+    show(el("h1", {}, "Sync"), el("p", { class: "muted", id: "sync-off" }, "This collector does not serve record sync (start it with --sync-schema)."));
+    return;
+  }
+  const live = data.types.reduce((sum, t) => sum + t.live, 0);
+  show(
+    el("h1", {}, "Sync"),
+    el("div", { class: "cards" }, card("Revision", number(data.revision, 0)), card("Live records", number(live, 0)), card("Devices", number(data.devices.length, 0))),
+    el("div", { class: "panel", id: "sync-types" }, el("h2", {}, "Types"),
+      table(["Type", "Live records", "Tombstones"], data.types.map((t) => ({ cells: [t.type, number(t.live, 0), number(t.deleted, 0)] })))),
+    el("div", { class: "panel", id: "sync-recent" }, el("h2", {}, "Recent change sets"),
+      table(["Received", "Device", "Sequence", "Records", "Outcome"], data.recent.map((o) => ({
+        cells: [time(o.receivedAt), o.clientID, String(o.sequence), String(o.entries), o.conflict ? el("span", { class: "error" }, `conflict: ${o.conflict}`) : el("span", { class: "ok" }, `revision ${o.revision}`)],
+      })))),
+    el("div", { class: "panel", id: "sync-devices" }, el("h2", {}, "Devices"),
+      table(["Device", "Last exchange", "Change sets", "Conflicts"], data.devices.map((d) => ({ cells: [d.clientID, time(d.lastExchange), number(d.changeSets, 0), number(d.conflicts, 0)] })))));
+}
+
 // ---- users ---------------------------------------------------------------------------------
 
 async function usersView() {
@@ -541,6 +676,10 @@ const views = {
   namespaces: () => namespacesView(),
   namespace: (parts) => namespaceView(decodeURIComponent(parts[1] || "")),
   users: () => usersView(),
+  sync: () => syncView(),
+  crashes: (parts, params) => crashesView(params),
+  crash: (parts, params) => crashView(decodeURIComponent(parts[1] || ""), params),
+  alerts: () => alertsView(),
 };
 
 function register(name, view) { views[name] = view; }

@@ -1,5 +1,4 @@
 import Hummingbird
-import HummingbirdBcrypt
 
 /// Who is asking: the console's sign-in, sign-out and the check in front of every console page
 /// and endpoint.
@@ -16,16 +15,14 @@ struct ConsoleGate: Sendable {
     let throttle: SignInThrottle
     let wallClock: @Sendable () -> Int64
     /// A hash of no one's password, checked when the name is unknown, so that the time taken
-    /// does not tell which names exist.
-    private let decoyHash: Task<String, Never>
+    /// does not tell which names exist; made at the first such sign-in.
+    private let decoyHash = SharedSlot<String>()
 
     init(storage: any ConsoleStorage, settings: ConsoleSettings, wallClock: @escaping @Sendable () -> Int64) {
         self.storage = storage
         self.settings = settings
         self.throttle = SignInThrottle(limit: settings.signInAttemptsPerMinute)
         self.wallClock = wallClock
-        let cost = settings.passwordCost
-        decoyHash = Task.detached { Bcrypt.hash(SecretToken.make(), cost: cost) }
     }
 
     /// The request's session, checked for `role`, and for the CSRF token unless the method is
@@ -58,13 +55,21 @@ struct ConsoleGate: Sendable {
         let now = wallClock()
         try throttle.check(name, now: now)
         let user = try await withStorageErrors("read the user") { try await storage.consoleUser(named: name) }
-        let hash = if let user { user.passwordHash } else { await decoyHash.value }
+        let hash = if let user { user.passwordHash } else { await decoy() }
         let matches = await PasswordHasher.verify(password, hash: hash)
         guard let user, matches else {
             throttle.fail(name, now: now)
             throw CollectorError(.unauthorized, "wrong user name or password")
         }
         return try await open(for: user, request)
+    }
+
+    private func decoy() async -> String {
+        if let made = decoyHash.value { return made }
+        // A random 64-character password: hashing it cannot fail.
+        let made = (try? await PasswordHasher.hash(SecretToken.make(), cost: settings.passwordCost)) ?? ""
+        decoyHash.set(made)
+        return made
     }
 
     /// Opens a session for `user` (after a sign-in, or the first admin's creation).

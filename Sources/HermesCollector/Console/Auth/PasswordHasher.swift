@@ -1,7 +1,9 @@
+import Dispatch
 import HummingbirdBcrypt
 
-/// Console passwords as bcrypt hashes, computed off the caller's executor (a hash takes a
-/// noticeable time on purpose).
+/// Console passwords as bcrypt hashes. A hash takes a noticeable time on purpose (a quarter of a
+/// second at cost 12), so it runs on a Dispatch queue, never on the threads Swift concurrency and
+/// the server's requests share.
 public enum PasswordHasher: Sendable {
     /// The fewest characters a console password may have.
     public static let minimumLength = 10
@@ -15,11 +17,17 @@ public enum PasswordHasher: Sendable {
         guard password.count >= minimumLength else {
             throw CollectorError(.invalidQuery, "a console password has at least \(minimumLength) characters")
         }
-        return await Task.detached { Bcrypt.hash(password, cost: cost) }.value
+        return await offThePool { Bcrypt.hash(password, cost: cost) }
     }
 
     /// Whether `password` matches a bcrypt hash.
     static func verify(_ password: String, hash: String) async -> Bool {
-        await Task.detached { Bcrypt.verify(password, hash: hash) }.value
+        await offThePool { Bcrypt.verify(password, hash: hash) }
+    }
+
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(returning: work()) }
+        }
     }
 }

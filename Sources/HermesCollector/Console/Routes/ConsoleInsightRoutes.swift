@@ -26,7 +26,7 @@ struct ConsoleInsightRoutes<Storage: CollectorStorage> {
             for row in minutes { byNamespace[row.namespace, default: [:]][row.minute, default: 0] += row.records }
             var health = DeliveryHealthSummary()
             let capped = try await storage.scan(
-                EventQuery(namespace: RecordNamespace.monitoring, monitorType: DeliveryHealthSummary.monitorType, since: now - day), cap: Self.scanCap
+                EventQuery(namespace: RecordNamespace.monitoring, monitorType: MonitorType.sdkHealth, since: now - day), cap: Self.scanCap
             ) { health.add($0) }
             let snapshot = metrics.snapshot
             let size = try await withStorageErrors("measure the store") { try await storage.storageBytes() }

@@ -7,6 +7,7 @@ import Logging
 struct ConsoleRoutes<Storage: CollectorStorage> {
     let storage: Storage
     let live: LiveConfiguration
+    let sync: SyncServer?
     let metrics: CollectorMetrics
     let settings: ConsoleSettings
     let adminToken: String
@@ -23,5 +24,8 @@ struct ConsoleRoutes<Storage: CollectorStorage> {
         ConsoleTailRoute(gate: gate, storage: storage).register(on: console)
         ConsoleNamespaceRoutes(gate: gate, live: live, logger: logger).register(on: console)
         ConsoleInsightRoutes(gate: gate, storage: storage, metrics: metrics).register(on: console)
+        ConsoleCrashRoutes(gate: gate, storage: storage).register(on: console)
+        ConsoleSyncRoutes(gate: gate, sync: sync).register(on: console)
+        ConsoleAlertRoutes(gate: gate, storage: storage, delivery: WebhookDelivery(wallClock: wallClock), logger: logger).register(on: console)
     }
 }

@@ -3,9 +3,6 @@ import HermesWire
 /// What the SDKs report of their own delivery (`sdkHealth` records in `hermes`): records lost
 /// on devices by reason and app version, and each device's latest queue depth.
 struct DeliveryHealthSummary {
-    /// The type of the SDKs' delivery-health records.
-    static let monitorType = "sdkHealth"
-
     private var lost: [LossKey: Int64] = [:]
     private var latestQueue: [String: (time: Int64, depth: Int64)] = [:]
     private(set) var reports = 0
@@ -17,7 +14,7 @@ struct DeliveryHealthSummary {
 
     /// Counts one health record.
     mutating func add(_ event: StoredEvent) {
-        guard event.monitorType == Self.monitorType else { return }
+        guard event.monitorType == MonitorType.sdkHealth else { return }
         reports += 1
         let version = event.meta["APP_VERSION"]?.stringValue ?? "unknown"
         for (reason, count) in event.meta["lost"]?.objectValue ?? [:] {
