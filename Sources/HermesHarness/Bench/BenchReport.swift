@@ -8,24 +8,10 @@ package struct BenchReport {
         package var label: String
     }
 
-    /// A figure the suite names but this build cannot measure yet, and why.
-    package struct Missing {
-        package var key: String
-        package var label: String
-        package var reason: String
-    }
-
     package var figures: [Figure] = []
-    /// Printed after the figures: `null` in JSON, the reason in a table.
-    package var missing: [Missing] = []
 
     package mutating func add(_ key: String, _ value: Double, _ label: String) {
         figures.append(Figure(key: key, value: value, label: label))
-    }
-
-    /// Names a figure this build cannot measure yet, saying why.
-    package mutating func addMissing(_ key: String, _ label: String, reason: String) {
-        missing.append(Missing(key: key, label: label, reason: reason))
     }
 
     package var json: JSONValue {
@@ -34,16 +20,15 @@ package struct BenchReport {
                 uniqueKeysWithValues: figures.map { figure in
                     let rounded = (figure.value * 1000).rounded() / 1000
                     return (figure.key, rounded == rounded.rounded() ? JSONValue.int(Int64(rounded)) : .double(rounded))
-                } + missing.map { ($0.key, JSONValue.null) }))
+                }))
     }
 
     package func table(title: String) -> String {
-        let rows = figures.map { ($0.label, Self.format($0.value)) } + missing.map { ($0.label, "— (\($0.reason))") }
-        let width = rows.map(\.0.count).max() ?? 0
+        let width = figures.map(\.label.count).max() ?? 0
         var lines = ["== \(title)"]
-        for (label, value) in rows {
-            let padding = String(repeating: " ", count: width - label.count)
-            lines.append("  \(label)\(padding)  \(value)")
+        for figure in figures {
+            let padding = String(repeating: " ", count: width - figure.label.count)
+            lines.append("  \(figure.label)\(padding)  \(Self.format(figure.value))")
         }
         return lines.joined(separator: "\n")
     }
@@ -60,7 +45,6 @@ package struct BenchReport {
         var table = TextTable(columns: ["suite", "figure", "value"])
         for (suite, report) in reports {
             for figure in report.figures { table.add([suite, figure.label, format(figure.value)]) }
-            for figure in report.missing { table.add([suite, figure.label, "—"]) }
         }
         return table.render()
     }

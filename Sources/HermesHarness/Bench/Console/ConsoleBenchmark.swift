@@ -9,12 +9,13 @@ package import Logging
 /// records of a realistic mix (``ConsoleWorkload``).
 ///
 /// The store, a SQLite file in a scratch directory or a fresh database on a PostgreSQL server,
-/// is filled through ``CollectorStorage/store(_:)`` in 100-record batches (not timed). A
+/// is filled through ``CollectorStorage/store(_:)`` in 100-record batches (not timed). Its crash
+/// records are grouped as the collector's ``CrashGroupingService`` does, in steps (timed). A
 /// collector then serves it on loopback (``CollectorServer``), a console user signs in over
 /// HTTP, and each page is asked for `runs` times, end to end, round after round (one round
 /// first to warm up, not counted): the overview, the first records page, a records page
-/// filtered on a meta value that about 1 % of the records hold, one filtered on a user, and the
-/// performance page over 24 hours. Last, `runs` records are uploaded one at a time through the
+/// filtered on a meta value that about 1 % of the records hold, one filtered on a user, the
+/// performance page over 24 hours, and the crash groups. Last, `runs` records are uploaded one at a time through the
 /// collector's upload endpoint while the live tail is open, each after a random part of the
 /// tail's poll interval, and timed from the upload's answer to its event on the stream.
 package struct ConsoleBenchmark {
@@ -36,18 +37,19 @@ package struct ConsoleBenchmark {
         var label: String
         /// Path and query, percent-encoded.
         var path: String
-        /// Whether the answer is a records page, which must not be empty.
-        var listsRecords = false
+        /// The answer's list that must not be empty, if any.
+        var list: String?
     }
 
     private static let pages: [Page] = [
         Page(key: "overview", label: "overview", path: "/console/api/overview"),
-        Page(key: "records_page", label: "records, first page", path: "/console/api/records", listsRecords: true),
+        Page(key: "records_page", label: "records, first page", path: "/console/api/records", list: "records"),
         Page(
             key: "filtered_page", label: "records, meta \(ConsoleWorkload.campaignKey)=\(filteredCampaign) (~1 %)",
-            path: "/console/api/records?meta=\(ConsoleWorkload.campaignKey)%3D\(filteredCampaign)", listsRecords: true),
-        Page(key: "user_page", label: "records, user=\(filteredUser)", path: "/console/api/records?user=\(filteredUser)", listsRecords: true),
+            path: "/console/api/records?meta=\(ConsoleWorkload.campaignKey)%3D\(filteredCampaign)", list: "records"),
+        Page(key: "user_page", label: "records, user=\(filteredUser)", path: "/console/api/records?user=\(filteredUser)", list: "records"),
         Page(key: "performance", label: "performance, 24 hours", path: "/console/api/performance?hours=24"),
+        Page(key: "crash_groups", label: "crash groups, 30 days", path: "/console/api/crashes", list: "groups"),
     ]
 
     private static let filteredCampaign = ConsoleWorkload.campaign(7)
@@ -69,20 +71,24 @@ package struct ConsoleBenchmark {
                 var campaign = EventQuery()
                 campaign.metaEquals = [try MetaMatch(key: ConsoleWorkload.campaignKey, value: Self.filteredCampaign)]
                 let matching = try await storage.count(campaign)
+                let crashes = try await storage.count(EventQuery(namespace: RecordNamespace.monitoring, monitorType: MonitorType.appCrash))
+                let clock = ContinuousClock()
+                let start = clock.now
+                let grouped = try await Self.groupCrashes(storage, records: crashes)
+                let groupingSeconds = start.duration(to: clock.now).seconds
+                guard grouped == crashes else { throw RunFailure("grouping took \(grouped) crash records of \(crashes)") }
                 let measured = try await serve(storage, logger: logger)
                 var report = BenchReport()
                 report.add("records", Double(records), "records in the store")
                 report.add("runs", Double(runs), "requests per page, uploads to the tail")
                 report.add("fill_s", fillSeconds, "seconds to fill the store (not part of the figures below)")
                 report.add("filtered_records", Double(matching), "records the filtered page's meta value matches")
+                report.add("crash_records", Double(crashes), "crash records")
+                report.add("crash_grouping_records_per_s", Double(crashes) / groupingSeconds, "crash records grouped per second")
                 for page in Self.pages {
                     report.add("\(page.key)_ms_p95", Self.p95Milliseconds(measured.pages[page.key] ?? []), "ms p95: \(page.label)")
                 }
                 report.add("tail_latency_ms_p95", Self.p95Milliseconds(measured.tail), "ms p95: an upload answered to its event on the live tail")
-                // Crash groups (`/console/api/crashes…`) come with the console-crash branch: once
-                // it is merged, ask for its page with the others and time its grouping here.
-                report.addMissing("crash_groups_ms_p95", "ms p95: crash groups", reason: "crash groups are not in this build")
-                report.addMissing("crash_grouping_records_per_s", "crash records grouped per second", reason: "crash groups are not in this build")
                 return report
             }
         }
@@ -106,6 +112,19 @@ package struct ConsoleBenchmark {
             }
             try await group.waitForAll()
         }
+    }
+
+    /// Groups the store's crash records in the grouping service's steps until a step finds fewer
+    /// than a step's worth; at most as many steps as `records` needs, and one more.
+    /// - Returns: how many records were grouped.
+    private static func groupCrashes(_ storage: any CollectorStorage, records: Int) async throws -> Int {
+        var grouped = 0
+        for _ in 0...(records / CrashGroupingService.stepSize) {
+            let step = try await storage.groupCrashes(limit: CrashGroupingService.stepSize)
+            grouped += step
+            if step < CrashGroupingService.stepSize { break }
+        }
+        return grouped
     }
 
     /// Starts a collector on `storage`, signs in, and times the pages and the tail.
@@ -135,7 +154,7 @@ package struct ConsoleBenchmark {
     }
 
     /// Each page's request times, by key: `runs` rounds after one to warm up, which also checks
-    /// that the records pages are not empty.
+    /// that the lists the pages answer are not empty.
     private func pages(_ client: ConsoleClient) async throws -> [String: [Duration]] {
         let clock = ContinuousClock()
         var times: [String: [Duration]] = [:]
@@ -145,8 +164,8 @@ package struct ConsoleBenchmark {
                 let body = try await client.get(page.path)
                 let elapsed = start.duration(to: clock.now)
                 guard round > 0 else {
-                    if page.listsRecords, case .array(let rows)? = try JSONValue(parsing: body).objectValue?["records"], rows.isEmpty {
-                        throw RunFailure("GET \(page.path) found no records")
+                    if let list = page.list, case .array(let rows)? = try JSONValue(parsing: body).objectValue?[list], rows.isEmpty {
+                        throw RunFailure("GET \(page.path) answered no \(list)")
                     }
                     continue
                 }
