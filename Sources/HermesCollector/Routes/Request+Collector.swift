@@ -7,7 +7,7 @@ extension Request {
     func requireBearer(_ token: String) throws(CollectorError) {
         let prefix = "Bearer "
         guard let authorization = headers[.authorization], authorization.hasPrefix(prefix),
-            Self.constantTimeEquals(Array(authorization.utf8.dropFirst(prefix.utf8.count)), Array(token.utf8))
+            SecretToken.equal(authorization.utf8.dropFirst(prefix.utf8.count), token.utf8)
         else {
             throw CollectorError(.unauthorized, "this endpoint needs the admin token: Authorization: Bearer <token>")
         }
@@ -39,12 +39,5 @@ extension Request {
         } catch is NIOTooManyBytesError {
             throw tooLarge
         }
-    }
-
-    private static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for (left, right) in zip(lhs, rhs) { difference |= left ^ right }
-        return difference == 0
     }
 }

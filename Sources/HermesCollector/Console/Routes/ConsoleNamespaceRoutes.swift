@@ -80,11 +80,7 @@ struct ConsoleNamespaceRoutes {
     }
 
     private static func name(_ context: BasicRequestContext) throws(CollectorError) -> String {
-        guard let name = context.parameters.get("name"), (1...64).contains(name.count),
-            name.unicodeScalars.allSatisfy({
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
-            })
-        else {
+        guard let name = context.parameters.get("name"), name.isConsoleName(allowing: "-_.") else {
             throw CollectorError(.invalidQuery, "a namespace name is 1 to 64 letters, digits, '-', '_' or '.'")
         }
         return name

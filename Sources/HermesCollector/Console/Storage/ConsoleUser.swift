@@ -20,10 +20,7 @@ public struct ConsoleUser: Sendable, Hashable {
     /// Checks a sign-in name.
     /// - Throws: ``CollectorError/Code/invalidQuery`` naming what is wrong.
     public static func validate(name: String) throws(CollectorError) {
-        let allowed = name.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_@".unicodeScalars.contains(scalar))
-        }
-        guard (1...64).contains(name.count), allowed else {
+        guard name.isConsoleName(allowing: ".-_@") else {
             throw CollectorError(.invalidQuery, "a user name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
     }

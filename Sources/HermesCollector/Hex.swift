@@ -1,4 +1,4 @@
-/// Lowercase hexadecimal text for alert ids, secrets and signatures.
+/// Lowercase hexadecimal text: alert ids, secrets and signatures, console tokens and their hashes.
 enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
