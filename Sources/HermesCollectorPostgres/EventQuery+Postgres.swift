@@ -17,10 +17,15 @@ extension EventQuery {
         add("create_time >=", since)
         add("create_time <", until)
         add("device_id =", deviceID)
+        add("user_id =", userID)
+        add("session_id =", sessionID)
+        add("app_version =", appVersion)
         for match in metaEquals {
             binds.append(match.key)
             binds.append(match.value)
-            conditions.append("meta::jsonb ->> $\(binds.count - 1) = $\(binds.count)")
+            // jsonb cannot hold a NUL: a meta that escapes one is never matched rather than
+            // failing the whole query.
+            conditions.append("CASE WHEN strpos(meta, '\\u0000') = 0 THEN meta::jsonb ->> $\(binds.count - 1) END = $\(binds.count)")
         }
         if let after {
             binds.append(after.createTime)

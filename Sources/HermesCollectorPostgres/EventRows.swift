@@ -14,6 +14,20 @@ package struct EventRows: Sendable {
     package var metas: [String] = []
     package var hasPayloads: [Bool] = []
     package var payloads: [ByteBuffer] = []
+    /// The facet columns, empty for none (``RecordFacets``).
+    package var userIDs: [String] = []
+    package var sessionIDs: [String] = []
+    package var appVersions: [String] = []
+    /// The performance rollup cells the rows add to, each with its row's namespace and report
+    /// id: the statement adds those of the rows that were new.
+    package var cells = PerformanceCellColumns()
+    /// The records lost on devices that `sdkHealth` rows report, each with its row's namespace
+    /// and report id: the statement adds those of the rows that were new.
+    package var losses = LossColumns()
+    /// Each reporting device's latest queue depth in the batch (new rows or not).
+    package var queueDevices: [String] = []
+    package var queueTimes: [Int64] = []
+    package var queueDepths: [Int64] = []
     package var deviceID: String?
     package var batchID: String?
     package var receivedAt: Int64
@@ -35,6 +49,7 @@ package struct EventRows: Sendable {
         }
         // Rows without a payload share one empty buffer (the column needs an element per row).
         let none = ByteBuffer()
+        var health = DeliveryHealthTally()
         for record in sorted {
             namespaces.append(record.namespace)
             reportIDs.append(record.reportID)
@@ -43,6 +58,65 @@ package struct EventRows: Sendable {
             metas.append(String(decoding: record.meta, as: UTF8.self))
             hasPayloads.append(record.payload != nil)
             payloads.append(record.payload.map { ByteBuffer(bytes: $0) } ?? none)
+            userIDs.append(record.facets.userID ?? "")
+            sessionIDs.append(record.facets.sessionID ?? "")
+            appVersions.append(record.facets.appVersion ?? "")
+            if let sample = record.facets.sample {
+                for cell in sample.cells(createTime: record.createTime) { cells.append(cell, of: sample, record: record) }
+            }
+            if let sample = record.facets.health {
+                for (reason, lost) in sample.lost.sorted(by: { $0.key < $1.key }) { losses.append(reason, lost, of: sample, record: record) }
+            }
+            health.noteQueue(of: record, uploader: batch.deviceID)
+        }
+        for (device, queue) in health.sortedQueues {
+            queueDevices.append(device)
+            queueTimes.append(queue.reportedAt)
+            queueDepths.append(queue.depth)
+        }
+    }
+
+    /// The records lost on devices as columns of an `unnest(…)`, one row per record and reason.
+    package struct LossColumns: Sendable {
+        package var namespaces: [String] = []
+        package var reportIDs: [String] = []
+        package var hours: [Int64] = []
+        package var appVersions: [String] = []
+        package var reasons: [String] = []
+        package var counts: [Int64] = []
+
+        mutating func append(_ reason: String, _ lost: Int64, of sample: DeliveryHealthSample, record: IngestRecord) {
+            namespaces.append(record.namespace)
+            reportIDs.append(record.reportID)
+            hours.append(record.createTime.floorDivided(by: 3_600_000))
+            appVersions.append(sample.appVersion)
+            reasons.append(reason)
+            counts.append(lost)
+        }
+    }
+
+    /// The rollup cells as columns of an `unnest(…)`, one row per record and cell.
+    package struct PerformanceCellColumns: Sendable {
+        package var namespaces: [String] = []
+        package var reportIDs: [String] = []
+        package var widths: [Int64] = []
+        package var starts: [Int64] = []
+        package var measures: [String] = []
+        package var keys: [String] = []
+        package var buckets: [Int64] = []
+        package var failures: [Int64] = []
+        package var milliseconds: [Double] = []
+
+        mutating func append(_ cell: PerformanceCell, of sample: PerformanceSample, record: IngestRecord) {
+            namespaces.append(record.namespace)
+            reportIDs.append(record.reportID)
+            widths.append(cell.width)
+            starts.append(cell.start)
+            measures.append(cell.measure.rawValue)
+            keys.append(cell.key)
+            buckets.append(cell.bucket)
+            failures.append(sample.failed ? 1 : 0)
+            milliseconds.append(sample.milliseconds ?? 0)
         }
     }
 

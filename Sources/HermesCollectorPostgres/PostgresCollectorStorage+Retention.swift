@@ -65,6 +65,13 @@ extension PostgresCollectorStorage {
         try await PostgresErrors.run("remove old crash group members") {
             _ = try await client.query("DELETE FROM crash_members WHERE create_time < \(end)", logger: logger)
         }
+        try await PostgresErrors.run("remove old rollup rows") {
+            for (sql, bound) in ConsoleSchema.removeRollups(before: end) {
+                var binds = PostgresBindings()
+                binds.append(bound)
+                _ = try await client.query(PostgresQuery(unsafeSQL: Self.numbered(sql), binds: binds), logger: logger)
+            }
+        }
         return outcome
     }
 

@@ -105,7 +105,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
     /// Runs the insert statement for `rows` on `connection` (one implicit transaction).
     /// - Returns: how many rows were new.
     package static func insert(_ rows: EventRows, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        var binds = PostgresBindings(capacity: 10)
+        var binds = PostgresBindings(capacity: 31)
         binds.append(rows.namespaces)
         binds.append(rows.reportIDs)
         binds.append(rows.monitorTypes)
@@ -116,6 +116,27 @@ public final class PostgresCollectorStorage: CollectorStorage {
         binds.append(rows.deviceID)
         binds.append(rows.batchID)
         binds.append(rows.receivedAt)
+        binds.append(rows.userIDs)
+        binds.append(rows.sessionIDs)
+        binds.append(rows.appVersions)
+        binds.append(rows.cells.namespaces)
+        binds.append(rows.cells.reportIDs)
+        binds.append(rows.cells.widths)
+        binds.append(rows.cells.starts)
+        binds.append(rows.cells.measures)
+        binds.append(rows.cells.keys)
+        binds.append(rows.cells.buckets)
+        binds.append(rows.cells.failures)
+        binds.append(rows.cells.milliseconds)
+        binds.append(rows.losses.namespaces)
+        binds.append(rows.losses.reportIDs)
+        binds.append(rows.losses.hours)
+        binds.append(rows.losses.appVersions)
+        binds.append(rows.losses.reasons)
+        binds.append(rows.losses.counts)
+        binds.append(rows.queueDevices)
+        binds.append(rows.queueTimes)
+        binds.append(rows.queueDepths)
         let returned = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.insertEvents, binds: binds), logger: logger)
         var stored = 0
         for try await count in returned.decode(Int64.self) { stored = Int(count) }

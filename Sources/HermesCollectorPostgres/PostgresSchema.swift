@@ -60,23 +60,75 @@ enum PostgresSchema {
             2, "console: users, sessions, configuration changes, record minutes, arrival index",
             ConsoleSchema.statements(idColumn: "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
         ),
+        (
+            3, "console: record facets, performance and delivery health rollups",
+            [
+                // A value PostgreSQL's json cannot read (a NUL) is no facet rather than a failed
+                // migration; a long one is none either (RecordFacets.text).
+                """
+                CREATE FUNCTION pg_temp.hermes_meta_text(meta text, key text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$
+                DECLARE
+                    value text;
+                BEGIN
+                    value := CASE WHEN json_typeof(meta::json -> key) = 'string' THEN meta::json ->> key END;
+                    RETURN CASE WHEN value <> '' AND octet_length(value) <= \(RecordFacets.maximumBytes) THEN value END;
+                EXCEPTION WHEN others THEN
+                    RETURN NULL;
+                END
+                $$
+                """
+            ] + ConsoleSchema.facetsAndRollups(backfill: ConsoleSchema.backfillFacets { "pg_temp.hermes_meta_text(meta, '\($0)')" })
+                + ["DROP FUNCTION pg_temp.hermes_meta_text(text, text)"]
+        ),
     ]
 
     /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of
     /// rows that were new (one answer row per batch, not one per new row: less to send and decode).
     /// The same statement adds the new rows to the minute's counts (`record_minutes`), in key
     /// order so that concurrent batches lock those rows in one order.
+    /// It also adds them to the performance rollup (`performance_rollup`) and their reported
+    /// losses to `delivery_losses`: the cells and losses of every row are bound, and those of the
+    /// new rows are summed, in key order too; and it keeps the devices' latest queue depths
+    /// (`device_queues`, already reduced to one per device).
     /// Binds: namespaces, report ids, types, create times, metas, has-payload flags, payloads,
-    /// then the batch's device id, batch id and receive time.
+    /// then the batch's device id, batch id and receive time, then the user ids, session ids and
+    /// app versions (empty for none), then the cells' namespaces, report ids, widths, starts,
+    /// measures, keys, buckets, failures and milliseconds, then the losses' namespaces, report
+    /// ids, hours, app versions, reasons and counts, then the queues' devices, times and depths.
     static let insertEvents = """
         WITH inserted AS (
-            INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
+            INSERT INTO events (
+                namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at,
+                user_id, session_id, app_version)
             SELECT r.namespace, r.report_id, r.monitor_type, r.create_time, r.meta,
-                   CASE WHEN r.has_payload THEN r.payload END, $8, $9, $10
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[])
-                 AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload)
+                   CASE WHEN r.has_payload THEN r.payload END, $8, $9, $10,
+                   NULLIF(r.user_id, ''), NULLIF(r.session_id, ''), NULLIF(r.app_version, '')
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[], $11::text[], $12::text[], $13::text[])
+                 AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload, user_id, session_id, app_version)
             ON CONFLICT (namespace, report_id, create_time) DO NOTHING
-            RETURNING namespace, monitor_type
+            RETURNING namespace, report_id, monitor_type
+        ), rolled AS (
+            INSERT INTO performance_rollup (width, start, measure, key, bucket, samples, failures, total_ms)
+            SELECT c.width, c.start, c.measure, c.key, c.bucket, count(*), sum(c.failed), sum(c.ms)
+            FROM unnest($14::text[], $15::text[], $16::int8[], $17::int8[], $18::text[], $19::text[], $20::int8[], $21::int8[], $22::float8[])
+                 AS c(namespace, report_id, width, start, measure, key, bucket, failed, ms)
+            JOIN inserted i ON i.namespace = c.namespace AND i.report_id = c.report_id
+            GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+            ON CONFLICT (width, start, measure, key, bucket) DO UPDATE SET samples = performance_rollup.samples + excluded.samples,
+                failures = performance_rollup.failures + excluded.failures, total_ms = performance_rollup.total_ms + excluded.total_ms
+        ), lost AS (
+            INSERT INTO delivery_losses (hour, app_version, reason, lost)
+            SELECT l.hour, l.app_version, l.reason, sum(l.lost)
+            FROM unnest($23::text[], $24::text[], $25::int8[], $26::text[], $27::text[], $28::int8[])
+                 AS l(namespace, report_id, hour, app_version, reason, lost)
+            JOIN inserted i ON i.namespace = l.namespace AND i.report_id = l.report_id
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+            ON CONFLICT (hour, app_version, reason) DO UPDATE SET lost = delivery_losses.lost + excluded.lost
+        ), queued AS (
+            INSERT INTO device_queues (device, reported_at, depth)
+            SELECT * FROM unnest($29::text[], $30::int8[], $31::int8[])
+            ON CONFLICT (device) DO UPDATE SET reported_at = excluded.reported_at, depth = excluded.depth
+            WHERE excluded.reported_at >= device_queues.reported_at
         ), counted AS (
             INSERT INTO record_minutes (minute, namespace, monitor_type, records)
             SELECT $10 / 60000, namespace, monitor_type, count(*) FROM inserted

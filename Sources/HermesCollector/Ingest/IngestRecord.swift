@@ -15,14 +15,22 @@ public struct IngestRecord: Sendable, Hashable {
     public var meta: [UInt8]
     /// The record's payload, or `nil` when none was sent.
     public var payload: [UInt8]?
+    /// What the collector reads from the meta beside the checked fields.
+    public var facets: RecordFacets
 
     /// Creates a record from values already checked.
-    public init(namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: [UInt8], payload: [UInt8]?) {
+    /// - Parameter facets: the meta's facets, when the caller has read them; `nil` reads them
+    ///   from `meta` (a second parse).
+    public init(
+        namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: [UInt8], payload: [UInt8]?,
+        facets: RecordFacets? = nil
+    ) {
         self.namespace = namespace
         self.reportID = reportID
         self.monitorType = monitorType
         self.createTime = createTime
         self.meta = meta
         self.payload = payload
+        self.facets = facets ?? RecordFacets(metaLine: meta, namespace: namespace)
     }
 }

@@ -42,15 +42,21 @@ struct PacketIngestor: Sendable {
                 rejected.append(.init(index: index, reportID: nil, code: HermesWireError.Code.metaTooLarge.description, reason: reason))
                 continue
             }
-            // The line is stored as received: only a deployment's rule needs the whole of it parsed.
-            switch RecordCheck.check(metaLine: line, namespace: headers.namespace, keepingMeta: recordRule != nil) {
+            // The line is stored as received: only a deployment's rule needs the whole of it
+            // parsed; otherwise only the checked fields and the facets are built.
+            let check =
+                recordRule == nil
+                ? RecordCheck.check(metaLine: line, namespace: headers.namespace, alsoKeeping: RecordFacets.members)
+                : RecordCheck.check(metaLine: line, namespace: headers.namespace)
+            switch check {
             case .rejected(let reportID, let error):
                 rejected.append(.init(index: index, reportID: reportID, code: error.code.description, reason: error.message))
             case .valid(let fields, let meta):
                 let payload = index < packet.payloads.count ? packet.payloads[index] : []
                 let record = IngestRecord(
                     namespace: fields.namespace, reportID: fields.reportID, monitorType: fields.monitorType,
-                    createTime: fields.createTime, meta: line, payload: payload.isEmpty ? nil : payload
+                    createTime: fields.createTime, meta: line, payload: payload.isEmpty ? nil : payload,
+                    facets: RecordFacets(meta: meta, namespace: fields.namespace, monitorType: fields.monitorType)
                 )
                 if let reason = recordRule?(record, meta) {
                     rejected.append(

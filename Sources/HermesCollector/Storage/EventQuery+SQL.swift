@@ -9,6 +9,9 @@ extension EventQuery {
             ("create_time >= ?", since),
             ("create_time < ?", until),
             ("device_id = ?", deviceID),
+            ("user_id = ?", userID),
+            ("session_id = ?", sessionID),
+            ("app_version = ?", appVersion),
         ]
         var conditions: [String] = []
         var arguments = StatementArguments()

@@ -22,6 +22,12 @@ public struct EventQuery: Sendable, Hashable {
     public var until: Int64?
     /// Only events brought by an upload with this `X-Hermes-Device-Id`.
     public var deviceID: String?
+    /// Only events whose meta's `USER_ID` is this string (an indexed column, see ``RecordFacets``).
+    public var userID: String?
+    /// Only events whose meta's `SESSION_ID` is this string (an indexed column).
+    public var sessionID: String?
+    /// Only events whose meta's `APP_VERSION` is this string.
+    public var appVersion: String?
     /// Only events whose meta has each of these keys with exactly this value (compared as text:
     /// `4` matches the number 4 and the string "4").
     public var metaEquals: [MetaMatch] = []

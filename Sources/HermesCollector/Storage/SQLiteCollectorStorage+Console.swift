@@ -123,6 +123,40 @@ extension SQLiteCollectorStorage {
         }
     }
 
+    public func performanceRollup(width: Int64, from: Int64, until: Int64, slotMinutes: Int64) async throws -> [PerformanceRollupRow] {
+        try await withStorageErrors("read the performance rollup") {
+            try await writer.read { db in
+                let rows = try Row.fetchCursor(db, sql: ConsoleSchema.readPerformance, arguments: [from, slotMinutes, width, from, until])
+                return try Array(
+                    rows.compactMap { row -> PerformanceRollupRow? in
+                        guard let measure = PerformanceSample.Measure(rawValue: row[1]) else { return nil }
+                        return PerformanceRollupRow(
+                            slot: row[0], measure: measure, key: row[2], bucket: row[3],
+                            totals: PerformanceTotals(samples: row[4], failures: row[5], milliseconds: row[6]))
+                    })
+            }
+        }
+    }
+
+    public func deliveryLosses(sinceHour: Int64) async throws -> [DeliveryLoss] {
+        try await withStorageErrors("read the records lost on devices") {
+            try await writer.read { db in
+                try Row.fetchAll(db, sql: ConsoleSchema.readLosses, arguments: [sinceHour]).map { row in
+                    DeliveryLoss(appVersion: row[0], reason: row[1], lost: row[2])
+                }
+            }
+        }
+    }
+
+    public func queuedOnDevices(reportedSince: Int64) async throws -> QueuedOnDevices {
+        try await withStorageErrors("read the records queued on devices") {
+            try await writer.read { db in
+                let row = try Row.fetchOne(db, sql: ConsoleSchema.readQueues, arguments: [reportedSince])
+                return QueuedOnDevices(devices: row?[0] ?? 0, records: row?[1] ?? 0)
+            }
+        }
+    }
+
     private static func user(_ row: Row) -> ConsoleUser {
         ConsoleUser(
             name: row["name"], role: ConsoleRole(rawValue: row["role"]) ?? .viewer, passwordHash: row["password_hash"],

@@ -56,20 +56,38 @@ extension SQLiteCollectorStorage {
     static func insert(_ batch: IngestBatch, in db: Database) throws -> StoreOutcome {
         let statement = try db.cachedStatement(
             sql: """
-                INSERT INTO events (namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO events (
+                    namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at,
+                    user_id, session_id, app_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (namespace, report_id) DO NOTHING
                 """)
         var stored = 0
         var minute = RecordMinuteTally()
-        for record in batch.records where try execute(statement, binding: record, of: batch, in: db) {
+        var performance = PerformanceTally()
+        var health = DeliveryHealthTally()
+        for record in batch.records {
+            health.noteQueue(of: record, uploader: batch.deviceID)
+            guard try execute(statement, binding: record, of: batch, in: db) else { continue }
             stored += 1
             minute.count(record)
+            performance.count(record)
+            health.countLosses(of: record)
         }
         let add = try db.cachedStatement(sql: ConsoleSchema.addMinute)
         for (key, records) in minute.counts {
             try add.execute(arguments: [batch.receivedAt / 60_000, key.namespace, key.monitorType, records])
         }
+        let addPerformance = try db.cachedStatement(sql: ConsoleSchema.addPerformance)
+        for (cell, totals) in performance.sorted {
+            try addPerformance.execute(arguments: [
+                cell.width, cell.start, cell.measure.rawValue, cell.key, cell.bucket, totals.samples, totals.failures, totals.milliseconds,
+            ])
+        }
+        let addLoss = try db.cachedStatement(sql: ConsoleSchema.addLoss)
+        for (key, lost) in health.sortedLosses { try addLoss.execute(arguments: [key.hour, key.appVersion, key.reason, lost]) }
+        let noteQueue = try db.cachedStatement(sql: ConsoleSchema.noteQueue)
+        for (device, queue) in health.sortedQueues { try noteQueue.execute(arguments: [device, queue.reportedAt, queue.depth]) }
         return StoreOutcome(stored: stored, duplicates: batch.records.count - stored)
     }
 
@@ -102,6 +120,9 @@ extension SQLiteCollectorStorage {
         bind(batch.deviceID, at: 7, of: handle)
         bind(batch.batchID, at: 8, of: handle)
         sqlite3_bind_int64(handle, 9, batch.receivedAt)
+        bind(record.facets.userID, at: 10, of: handle)
+        bind(record.facets.sessionID, at: 11, of: handle)
+        bind(record.facets.appVersion, at: 12, of: handle)
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {

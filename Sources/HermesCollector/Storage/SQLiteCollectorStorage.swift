@@ -186,6 +186,18 @@ public struct SQLiteCollectorStorage: CollectorStorage {
         }
         migrator.registerMigration("alerts v1", migrate: createAlertTables)
         migrator.registerMigration("crash groups v1", migrate: createCrashGroups)
+        migrator.registerMigration("console v2: record facets, performance and delivery health rollups") { db in
+            let backfill = ConsoleSchema.backfillFacets { key in
+                let path = "'$.\"\(key)\"'"
+                let text = "CASE json_type(meta, \(path)) WHEN 'text' THEN json_extract(meta, \(path)) END"
+                // Stored metas are valid JSON objects; the test keeps a damaged file migratable.
+                return """
+                    CASE WHEN json_valid(meta) THEN (SELECT value FROM (SELECT \(text) AS value) WHERE value <> ''
+                        AND length(CAST(value AS BLOB)) <= \(RecordFacets.maximumBytes) AND instr(CAST(value AS BLOB), x'00') = 0) END
+                    """
+            }
+            for statement in ConsoleSchema.facetsAndRollups(backfill: backfill) { try db.execute(sql: statement) }
+        }
         return migrator
     }()
 }

@@ -125,6 +125,50 @@ extension PostgresCollectorStorage {
         }
     }
 
+    public func performanceRollup(width: Int64, from: Int64, until: Int64, slotMinutes: Int64) async throws -> [PerformanceRollupRow] {
+        var binds = PostgresBindings()
+        for value in [from, slotMinutes, width, from, until] { binds.append(value) }
+        return try await PostgresErrors.run("read the performance rollup") {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: Self.numbered(ConsoleSchema.readPerformance), binds: binds), logger: logger)
+            var cells: [PerformanceRollupRow] = []
+            for try await (slot, measure, key, bucket, samples, failures, milliseconds) in rows.decode(
+                (Int64, String, String, Int64, Int64, Int64, Double).self)
+            {
+                guard let measure = PerformanceSample.Measure(rawValue: measure) else { continue }
+                cells.append(
+                    PerformanceRollupRow(
+                        slot: slot, measure: measure, key: key, bucket: bucket,
+                        totals: PerformanceTotals(samples: samples, failures: failures, milliseconds: milliseconds)))
+            }
+            return cells
+        }
+    }
+
+    public func deliveryLosses(sinceHour: Int64) async throws -> [DeliveryLoss] {
+        var binds = PostgresBindings()
+        binds.append(sinceHour)
+        return try await PostgresErrors.run("read the records lost on devices") {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: Self.numbered(ConsoleSchema.readLosses), binds: binds), logger: logger)
+            var losses: [DeliveryLoss] = []
+            for try await (version, reason, lost) in rows.decode((String, String, Int64).self) {
+                losses.append(DeliveryLoss(appVersion: version, reason: reason, lost: lost))
+            }
+            return losses
+        }
+    }
+
+    public func queuedOnDevices(reportedSince: Int64) async throws -> QueuedOnDevices {
+        var binds = PostgresBindings()
+        binds.append(reportedSince)
+        return try await PostgresErrors.run("read the records queued on devices") {
+            let rows = try await client.query(PostgresQuery(unsafeSQL: Self.numbered(ConsoleSchema.readQueues), binds: binds), logger: logger)
+            for try await (devices, records) in rows.decode((Int64, Int64).self) {
+                return QueuedOnDevices(devices: devices, records: records)
+            }
+            return QueuedOnDevices(devices: 0, records: 0)
+        }
+    }
+
     /// `sql` with its `?` placeholders numbered `$1`, `$2`… in order.
     static func numbered(_ sql: String) -> String {
         var number = 0

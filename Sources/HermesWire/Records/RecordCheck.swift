@@ -84,9 +84,20 @@ public enum RecordCheck: Sendable {
     ///   ``CheckedText``) or ``HermesWireError/Code/namespaceMismatch``.
     ///   Messages name fields, never their values.
     public static func check(metaLine: [UInt8], namespace: String, keepingMeta: Bool = true) -> Outcome {
+        check(metaLine: metaLine, namespace: namespace, keepingMembers: keepingMeta ? nil : fieldNames)
+    }
+
+    /// Parses and checks one meta line of an upload to `namespace`, building only the checked
+    /// ``fields`` and the top-level members named in `members`: what a collector reads from a
+    /// line it stores as received.
+    public static func check(metaLine: [UInt8], namespace: String, alsoKeeping members: [String]) -> Outcome {
+        check(metaLine: metaLine, namespace: namespace, keepingMembers: fieldNames + members)
+    }
+
+    private static func check(metaLine: [UInt8], namespace: String, keepingMembers: [String]?) -> Outcome {
         let value: JSONValue
         do {
-            value = try JSONParser.parse(metaLine, onlyMembers: keepingMeta ? nil : fieldNames)
+            value = try JSONParser.parse(metaLine, onlyMembers: keepingMembers)
         } catch {
             return .rejected(reportID: nil, HermesWireError(.invalidJSON, "the meta line is not valid JSON: \(error.message)"))
         }

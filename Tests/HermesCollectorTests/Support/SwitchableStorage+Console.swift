@@ -23,4 +23,11 @@ extension SwitchableStorage {
         try await checked { try await base.arrivals(query, receivedSince: receivedSince) }
     }
     func recordMinutes(since minute: Int64) async throws -> [RecordMinute] { try await checked { try await base.recordMinutes(since: minute) } }
+    func performanceRollup(width: Int64, from: Int64, until: Int64, slotMinutes: Int64) async throws -> [PerformanceRollupRow] {
+        try await checked { try await base.performanceRollup(width: width, from: from, until: until, slotMinutes: slotMinutes) }
+    }
+    func deliveryLosses(sinceHour: Int64) async throws -> [DeliveryLoss] { try await checked { try await base.deliveryLosses(sinceHour: sinceHour) } }
+    func queuedOnDevices(reportedSince: Int64) async throws -> QueuedOnDevices {
+        try await checked { try await base.queuedOnDevices(reportedSince: reportedSince) }
+    }
 }

@@ -249,8 +249,7 @@ async function overviewView() {
       refusals.length || rejected.length
         ? table(["Kind", "Code", "Count"], refusals.map(([code, count]) => ({ cells: ["request", code, number(count, 0)] }))
           .concat(rejected.map(([code, count]) => ({ cells: ["record", code, number(count, 0)] }))))
-        : el("p", { class: "muted" }, "None.")),
-    data.capped ? el("p", { class: "muted" }, "Some figures read only the first records of the range.") : null);
+        : el("p", { class: "muted" }, "None.")));
 }
 
 function card(title, value) {
@@ -414,6 +413,7 @@ async function performanceView(params) {
     ["1", "6", "24", "72", "168"].map((h) => el("option", { value: h, selected: h === hours }, `last ${h} h`)));
   show(
     el("h1", {}, "Performance ", picker),
+    el("p", { class: "muted", id: "breakdown-since" }, `Tables count whole hours, from ${time(data.breakdownSince)}; percentiles within 5 %.`),
     el("div", { class: "panel", id: "launch" }, el("h2", {}, "Launch time (appBoot, ms)"),
       chart(data.buckets, [{ name: "p50", values: data.launch.p50Series }, { name: "p95", values: data.launch.p95Series }]),
       table(["App version", "Launches", "p50 ms", "p95 ms"], data.launch.byVersion.map((row) => ({ cells: [row.appVersion, number(row.count, 0), number(row.p50), number(row.p95)] })))),

@@ -2,14 +2,11 @@ import Hummingbird
 
 /// The records page's filters, read from a request's query: `namespace`, `type`, `since` and
 /// `until` (ms), `user` (`USER_ID`), `session` (`SESSION_ID`), `appVersion` (`APP_VERSION`),
-/// `device` (the upload's device id), any number of `meta=key=value`, `cursor` and `limit`
-/// (1…500, default 50). Newest first.
+/// each a string held in an indexed column, `device` (the upload's device id), any number of
+/// `meta=key=value`, `cursor` and `limit` (1…500, default 50). Newest first.
 enum ConsoleRecordQuery {
     static let defaultLimit = 50
     static let maximumLimit = 500
-
-    /// The meta keys the named filters match.
-    private static let metaFilters = [("user", "USER_ID"), ("session", "SESSION_ID"), ("appVersion", "APP_VERSION")]
 
     /// The query a request asks for.
     /// - Throws: ``CollectorError/Code/invalidQuery`` naming the parameter that cannot be read.
@@ -25,14 +22,14 @@ enum ConsoleRecordQuery {
         var query = EventQuery(namespace: text("namespace"), monitorType: text("type"), since: try integer("since"), until: try integer("until"))
         query.newestFirst = true
         query.deviceID = text("device")
+        query.userID = text("user")
+        query.sessionID = text("session")
+        query.appVersion = text("appVersion")
         let limit = try integer("limit") ?? Int64(defaultLimit)
         guard (1...Int64(maximumLimit)).contains(limit) else {
             throw CollectorError(.invalidQuery, "limit must be between 1 and \(maximumLimit)")
         }
         query.limit = Int(limit)
-        for (name, key) in metaFilters {
-            if let value = text(name) { query.metaEquals.append(try MetaMatch(key: key, value: value)) }
-        }
         for pair in parameters.getAll("meta") where !pair.isEmpty {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { throw CollectorError(.invalidQuery, "meta must read key=value") }

@@ -49,4 +49,16 @@ public protocol ConsoleStorage: Sendable {
 
     /// The per-minute counts of new records from minute `since` on (see ``RecordMinute``).
     func recordMinutes(since minute: Int64) async throws -> [RecordMinute]
+
+    /// The performance rollup's cells of `width` minutes that start in minutes `from..<until`,
+    /// summed by slots of `slotMinutes` counted from `from` (see ``PerformanceCell``).
+    func performanceRollup(width: Int64, from: Int64, until: Int64, slotMinutes: Int64) async throws -> [PerformanceRollupRow]
+
+    /// Records lost on devices by app version and reason, as `sdkHealth` records created from
+    /// hour `sinceHour` (hours since 1970) on reported them.
+    func deliveryLosses(sinceHour: Int64) async throws -> [DeliveryLoss]
+
+    /// The devices whose latest `sdkHealth` report was created at or after `reportedSince` (ms),
+    /// and the records waiting on them by those reports.
+    func queuedOnDevices(reportedSince: Int64) async throws -> QueuedOnDevices
 }
