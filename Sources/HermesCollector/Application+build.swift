@@ -62,6 +62,7 @@ public func buildApplication(
     let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
     AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger).register(on: admin)
     EventRoutes(storage: storage).register(on: admin)
+    ErasureRoutes(storage: storage, logger: logger).register(on: admin)
     let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(

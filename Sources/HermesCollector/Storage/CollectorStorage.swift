@@ -69,6 +69,13 @@ public protocol CollectorStorage: ConsoleStorage, AlertStorage, CrashGroupStorag
     ///   ``RetentionOutcome/recordsRemoved``).
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome
 
+    /// Removes every record of a user or a device, on every day and partition, with what the
+    /// console keeps of them by id (their crash groups' memberships; a device's latest queue
+    /// depth). Aggregates without ids (the per-minute counts, the performance and loss rollups)
+    /// stay; records uploaded while it runs may stay. Sync records are not records here.
+    /// - Returns: how many records went.
+    func erase(_ subject: ErasureSubject) async throws -> Int
+
     /// How many bytes the store takes (the database or the file), for `/metrics`; `nil` when
     /// the store cannot tell.
     func storageBytes() async throws -> Int?

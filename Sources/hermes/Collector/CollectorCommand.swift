@@ -4,7 +4,7 @@ import ArgumentParser
 struct CollectorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collector",
-        abstract: "Run the Hermes collector server.",
-        subcommands: [CollectorServeCommand.self]
+        abstract: "Run the Hermes collector server, or erase a user's or a device's records from its store.",
+        subcommands: [CollectorServeCommand.self, CollectorEraseCommand.self]
     )
 }

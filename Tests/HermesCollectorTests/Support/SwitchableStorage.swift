@@ -29,6 +29,7 @@ final class SwitchableStorage: CollectorStorage {
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }
     func removeDays(before cutoff: Int64) async throws -> RetentionOutcome { try await checked { try await base.removeDays(before: cutoff) } }
     func storageBytes() async throws -> Int? { try await checked { try await base.storageBytes() } }
+    func erase(_ subject: ErasureSubject) async throws -> Int { try await checked { try await base.erase(subject) } }
 
     // Alerts are not switched off: the tests of this store are about records and the configuration.
     func alertRules() async throws(CollectorError) -> [AlertRule] { try await base.alertRules() }
