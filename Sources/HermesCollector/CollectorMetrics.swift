@@ -1,4 +1,5 @@
 public import HermesWire
+import Foundation
 import Prometheus
 import Synchronization
 
@@ -55,6 +56,8 @@ public final class CollectorMetrics: Sendable {
 
     private let state = Mutex(Snapshot())
     private let registry = PrometheusCollectorRegistry()
+    /// The CPU seconds last added to `process_cpu_seconds_total` (a counter: only the growth is added).
+    private let cpuSecondsCounted = Mutex(0.0)
     /// Upper bounds of the request duration histogram's buckets.
     static let durationBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10_000].map { .microseconds(Int64($0 * 1000)) }
 
@@ -69,6 +72,8 @@ public final class CollectorMetrics: Sendable {
         registry.makeGauge(
             name: "hermes_collector_build_info", labels: [("version", HermesVersion.current)], help: "The collector's version, as a label; always 1."
         ).set(1.0)
+        registry.makeGauge(descriptor: Self.descriptor("process_start_time_seconds", "When the process started, in seconds since 1970."))
+            .set(Date().timeIntervalSince1970)
     }
 
     /// The counters' current values.
@@ -130,6 +135,29 @@ public final class CollectorMetrics: Sendable {
         registry.makeGauge(
             descriptor: Self.descriptor("hermes_collector_database_bytes", "Bytes the store takes (database or file size).")
         ).set(Double(bytes))
+    }
+
+    /// The process's CPU time, memory and file descriptors, as last read (at a scrape of
+    /// `/metrics`), by the Prometheus client conventions' names.
+    func recordProcess(_ statistics: ProcessStatistics) {
+        if let cpu = statistics.cpuSeconds {
+            let growth = cpuSecondsCounted.withLock { counted in
+                defer { counted = max(counted, cpu) }
+                return max(cpu - counted, 0)
+            }
+            registry.makeCounter(descriptor: Self.descriptor("process_cpu_seconds_total", "User and system CPU time spent, in seconds."))
+                .increment(by: growth)
+        }
+        let gauges: [(String, String, Int?)] = [
+            ("process_resident_memory_bytes", "Resident memory size in bytes.", statistics.residentBytes),
+            ("process_virtual_memory_bytes", "Virtual memory size in bytes.", statistics.virtualBytes),
+            ("process_open_fds", "Open file descriptors.", statistics.openFileDescriptors),
+            ("process_max_fds", "The most file descriptors the process may open.", statistics.maxFileDescriptors),
+        ]
+        for (name, help, value) in gauges {
+            guard let value else { continue }
+            registry.makeGauge(descriptor: MetricNameDescriptor(metricName: name, helpText: help)).set(Double(value))
+        }
     }
 
     func countRetention(_ outcome: RetentionOutcome?) {

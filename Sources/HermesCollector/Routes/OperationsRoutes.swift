@@ -24,6 +24,7 @@ struct OperationsRoutes {
         router.get("/metrics") { _, _ in
             // The size is read at each scrape; a store that cannot tell leaves the gauge as it was.
             if let bytes = try? await storage.storageBytes() { metrics.recordDatabaseBytes(bytes) }
+            metrics.recordProcess(.current())
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

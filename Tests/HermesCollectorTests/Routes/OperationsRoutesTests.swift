@@ -1,4 +1,5 @@
-import HermesCollector
+import Foundation
+@testable import HermesCollector
 import HermesWire
 import HTTPTypes
 import Hummingbird
@@ -59,7 +60,10 @@ struct OperationsRoutesTests {
         }
         // Then every counter says so
         let all = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
-        let samples = all.filter { !$0.hasPrefix("hermes_collector_request_duration_seconds") && !$0.hasPrefix("hermes_collector_database_bytes") }
+        let samples = all.filter {
+            !$0.hasPrefix("hermes_collector_request_duration_seconds") && !$0.hasPrefix("hermes_collector_database_bytes")
+                && !$0.hasPrefix("process_")
+        }
         #expect(
             samples == [
                 "hermes_collector_records_stored_total 3",
@@ -94,5 +98,21 @@ struct OperationsRoutesTests {
         let size = all.first { $0.hasPrefix("hermes_collector_database_bytes ") }.flatMap { Double($0.split(separator: " ")[1]) }
         #expect((size ?? 0) > 0)
         #expect(fixture.metrics.snapshot.recordsStored == 3)
+        // And the process's own figures, by the Prometheus client conventions
+        func value(_ name: String) -> Double? {
+            all.first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        #expect((value("process_cpu_seconds_total") ?? 0) > 0)
+        #expect(text.contains("# TYPE process_cpu_seconds_total counter\n"))
+        #expect((value("process_resident_memory_bytes") ?? 0) > 1_000_000)
+        #expect((value("process_virtual_memory_bytes") ?? 0) >= (value("process_resident_memory_bytes") ?? .infinity))
+        #expect((value("process_open_fds") ?? 0) >= 3)
+        #expect((value("process_max_fds") ?? 0) >= (value("process_open_fds") ?? .infinity))
+        #expect(abs((value("process_start_time_seconds") ?? 0) - Date().timeIntervalSince1970) < 3_600)
+    }
+
+    @Test func processMemoryIsReadFromStatmInPages() {
+        #expect(ProcessStatistics.memory(statm: "5000 1200 300 10 0 900 0\n", pageSize: 4096) ?? (0, 0) == (5000 * 4096, 1200 * 4096))
+        #expect(ProcessStatistics.memory(statm: "garbage", pageSize: 4096) == nil)
     }
 }
