@@ -74,4 +74,35 @@ struct ServeSettingsTests {
         let text = summary.joined(separator: "\n")
         #expect(!text.contains("000102030405060708090a0b0c0d0e0f") && text.contains("admin-token = (redacted)"))
     }
+
+    @Test func aSecretsDirectoryGivesOneSettingAFileNamedForItsOptionOrVariable() async throws {
+        try await CollectorServeCommandTests.withFiles([
+            "storage": "secret.sqlite\n", "HERMES_ADMIN_TOKEN": "s3cret\n", "app-key": "shop-ios\nshop-android\n",
+            "aes-key": "4:000102030405060708090a0b0c0d0e0f", ".data": "a mount's own entry",
+        ]) { directory in
+            // A subdirectory (as mounts make) is skipped too
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent("..2026_11_26"), withIntermediateDirectories: true)
+            let settings = try await CollectorServeCommandTests.settings(
+                ["--secrets-dir", directory.path], environment: ["HERMES_STORAGE": "environment.sqlite"])
+            #expect(settings.location == .sqlite(path: "environment.sqlite"))
+            #expect(settings.collector.adminToken == "s3cret")
+            #expect(settings.collector.appKeys == ["shop-ios", "shop-android"])
+            #expect(settings.collector.keyring.cipher(.aesGCM, keyID: 4) != nil)
+            #expect(settings.summary.contains("admin-token = (redacted) (secrets directory \(directory.path) file for --admin-token)"))
+            // The variable names the directory as well, and is no unknown variable
+            let fromVariable = try await CollectorServeCommandTests.settings([], environment: ["HERMES_SECRETS_DIR": directory.path])
+            #expect(fromVariable.location == .sqlite(path: "secret.sqlite"))
+            #expect(fromVariable.unknownEnvironmentNames.isEmpty)
+        }
+    }
+
+    @Test func aSecretsFileThatNamesNoOptionStopsTheStart() async throws {
+        try await CollectorServeCommandTests.withFiles(["admin_token": "x", "prot": "1"]) { directory in
+            #expect(
+                await Self.refusal(Self.required + ["--secrets-dir", directory.path])
+                    == "--secrets-dir \(directory.path): files name no option: admin_token, prot; "
+                    + "name each file for its option (admin-token) or its variable (HERMES_ADMIN_TOKEN).")
+        }
+        #expect(await Self.refusal(Self.required + ["--secrets-dir", "/nonexistent-hermes"]) == "--secrets-dir: cannot list /nonexistent-hermes.")
+    }
 }

@@ -3,11 +3,13 @@ import HermesWire
 
 /// Where `collector serve` settings come from besides its flags, read strictly: a
 /// `HERMES_<OPTION>` environment variable (`--retention-days`: `HERMES_RETENTION_DAYS`; lists
-/// comma-separated), then a key of the `--settings` JSON file (the option's name in camelCase:
-/// `retentionDays`). A file key that names no option, or a value that cannot be read as its
-/// option's kind, from either source, stops the start with the key, the source and what is
-/// expected. A `HERMES_` variable that names no option is reported too, as a warning: the prefix
-/// is shared with other tools.
+/// comma-separated), then a file of the `--secrets-dir` directory named for the option
+/// (`admin-token`, or its variable's name, `HERMES_ADMIN_TOKEN`: one value a file, as container
+/// platforms mount secrets), then a key of the `--settings` JSON file (the option's name in
+/// camelCase: `retentionDays`). A file key or a secrets file that names no option, or a value
+/// that cannot be read as its option's kind, from any source, stops the start with the key, the
+/// source and what is expected. A `HERMES_` variable that names no option is reported too, as a
+/// warning: the prefix is shared with other tools.
 package struct SettingSources {
     /// What a setting's value holds.
     package enum Kind {
@@ -50,18 +52,27 @@ package struct SettingSources {
         Setting(option: "aes-key-file", kind: .list), Setting(option: "hpke-private-key-file", kind: .list),
     ]
 
+    /// The variable that names the secrets directory when `--secrets-dir` is not given.
+    package static let secretsDirectoryVariable = "HERMES_SECRETS_DIR"
+
     private let environment: [String: String]
     private let file: [String: JSONValue]
     private let filePath: String?
+    /// The secrets directory's values by option, and the directory.
+    private let secrets: [String: String]
+    private let secretsPath: String?
     /// `HERMES_` variables that name no setting.
     package let unknownEnvironmentNames: [String]
 
-    /// Reads the settings file at `path` (if any) and checks its keys, and notes the environment's
-    /// unknown `HERMES_` variables.
+    /// Reads the settings file at `path` (if any) and checks its keys, reads the secrets directory
+    /// (if any) and checks its files' names, and notes the environment's unknown `HERMES_` variables.
     /// - Throws: ``SettingsError`` when the file cannot be read, is not a JSON object, or has keys
-    ///   that name no option (all of them, at once).
-    package init(environment: [String: String], settingsFile path: String?) throws {
+    ///   that name no option (all of them, at once); when the directory cannot be listed, or holds
+    ///   files that name no option (all of them) or that cannot be read.
+    package init(environment: [String: String], settingsFile path: String?, secretsDirectory: String? = nil) throws {
         self.environment = environment
+        secretsPath = secretsDirectory
+        secrets = try secretsDirectory.map(Self.readSecrets) ?? [:]
         filePath = path
         if let path {
             guard let data = FileManager.default.contents(atPath: path),
@@ -80,7 +91,7 @@ package struct SettingSources {
         } else {
             file = [:]
         }
-        let names = Set(Self.settings.flatMap { [$0.environmentName] + $0.aliases })
+        let names = Set(Self.settings.flatMap { [$0.environmentName] + $0.aliases } + [Self.secretsDirectoryVariable])
         unknownEnvironmentNames = environment.keys.filter { $0.hasPrefix("HERMES_") && !names.contains($0) }.sorted()
     }
 
@@ -144,10 +155,45 @@ package struct SettingSources {
         for name in [setting.environmentName] + setting.aliases where name.hasPrefix("HERMES_") {
             if let text = environment[name] { return (.string(text), "environment variable \(name)") }
         }
+        if let text = secrets[option] { return (.string(text), "secrets directory \(secretsPath ?? "") file for --\(option)") }
         for key in [setting.fileKey] + setting.aliases where !key.hasPrefix("HERMES_") {
             if let value = file[key] { return (value, "settings file \(filePath ?? "") key \"\(key)\"") }
         }
         return nil
+    }
+
+    /// Each visible regular file of `directory` as the value of the option it names (by the
+    /// option's name or its variable's); hidden entries (a mount's `..data`) and directories are
+    /// skipped.
+    private static func readSecrets(_ directory: String) throws -> [String: String] {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directory) else {
+            throw SettingsError("--secrets-dir: cannot list \(directory).")
+        }
+        var options: [String: Setting] = [:]
+        for setting in settings {
+            options[setting.option] = setting
+            options[setting.environmentName] = setting
+        }
+        var values: [String: String] = [:]
+        var unknown: [String] = []
+        for name in names.sorted() where !name.hasPrefix(".") {
+            var isDirectory: ObjCBool = false
+            let path = (directory as NSString).appendingPathComponent(name)
+            guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard let setting = options[name] else {
+                unknown.append(name)
+                continue
+            }
+            let text = try SecretFile.read(path, for: "--secrets-dir")
+            values[setting.option] = setting.kind == .list ? text.split(whereSeparator: \.isNewline).joined(separator: ",") : text
+        }
+        guard unknown.isEmpty else {
+            throw SettingsError(
+                "--secrets-dir \(directory): \(unknown.count == 1 ? "a file names" : "files name") no option: \(unknown.joined(separator: ", ")); "
+                    + "name each file for its option (admin-token) or its variable (HERMES_ADMIN_TOKEN).")
+        }
+        return values
     }
 
     private static func unreadable(_ option: String, _ source: String, _ value: JSONValue, _ expected: String) -> SettingsError {

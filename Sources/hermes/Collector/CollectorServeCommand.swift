@@ -8,9 +8,9 @@ import Logging
 /// `hermes collector serve`: serves uploads, configuration, events and (with `--sync-schema`)
 /// record sync from a SQLite file or a PostgreSQL database until SIGINT or SIGTERM.
 ///
-/// Every setting can also come from a `HERMES_<OPTION>` environment variable or a `--settings`
-/// JSON file (``ServeSettings``, read strictly): a flag wins over the environment, which wins
-/// over the file.
+/// Every setting can also come from a `HERMES_<OPTION>` environment variable, a file of the
+/// `--secrets-dir` directory or a `--settings` JSON file (``ServeSettings``, read strictly): a
+/// flag wins over the environment, which wins over the secrets, which win over the file.
 struct CollectorServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -18,15 +18,23 @@ struct CollectorServeCommand: AsyncParsableCommand {
             "Serve uploads, configuration, events (and record sync with --sync-schema) from a SQLite file or PostgreSQL until SIGINT or SIGTERM.",
         discussion: """
             Each option can also be set by an environment variable HERMES_<OPTION> (--retention-days: \
-            HERMES_RETENTION_DAYS; --app-key: HERMES_APP_KEY, lists comma-separated) or by a key of the \
-            --settings JSON file (retentionDays, appKey); a flag wins over the environment, which wins \
-            over the file. An unknown key or a value that cannot be read stops the start, naming it; \
+            HERMES_RETENTION_DAYS; --app-key: HERMES_APP_KEY, lists comma-separated), by a file of the \
+            --secrets-dir directory named for the option (admin-token or HERMES_ADMIN_TOKEN; lists one \
+            per line), or by a key of the --settings JSON file (retentionDays, appKey); a flag wins over \
+            the environment, which wins over the secrets, which win over the file. An unknown key or \
+            file, or a value that cannot be read, stops the start, naming it; \
             --check prints the effective settings (secrets redacted) and exits.
             """
     )
 
     @Option(help: "A JSON file of settings, keyed by the options' names in camelCase (\"storage\", \"retentionDays\", \"adminTokenFile\", …).")
     var settings: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A directory of secret files, one setting a file named for its option (admin-token, storage, app-key) or its variable (HERMES_ADMIN_TOKEN), as container platforms mount them (default: $HERMES_SECRETS_DIR).",
+            valueName: "directory"))
+    var secretsDir: String?
 
     @Flag(help: "Check the settings, print the effective ones (secrets redacted) and exit without serving.")
     var check = false

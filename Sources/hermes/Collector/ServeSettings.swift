@@ -5,8 +5,8 @@ import HermesWire
 import Logging
 
 /// What `collector serve` runs with: its flags, then `HERMES_<OPTION>` environment variables,
-/// then the `--settings` JSON file (``SettingSources``, strictly), then the defaults; checked
-/// whole, with every missing required setting named at once.
+/// then the `--secrets-dir` files, then the `--settings` JSON file (``SettingSources``,
+/// strictly), then the defaults; checked whole, with every missing required setting named at once.
 struct ServeSettings {
     var location: StorageLocation
     var collector: CollectorConfiguration
@@ -30,7 +30,8 @@ struct ServeSettings {
     }
 
     private init(resolving flags: CollectorServeCommand, environment: [String: String]) throws {
-        let read = try SettingSources(environment: environment, settingsFile: flags.settings)
+        let secretsDirectory = flags.secretsDir ?? environment[SettingSources.secretsDirectoryVariable]
+        let read = try SettingSources(environment: environment, settingsFile: flags.settings, secretsDirectory: secretsDirectory)
         unknownEnvironmentNames = read.unknownEnvironmentNames
         var sources: [String: String] = [:]
         /// The flag's value, or the sources'; remembers which.
