@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // The collector's settings file may be YAML.
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         // The collector's /metrics: counters, request histograms, the database size.
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // Already a dependency of Hummingbird; named for the HTTP request parts the collector's
@@ -110,6 +112,7 @@ let package = Package(
             name: "HermesCollector",
             dependencies: [
                 "HermesWire",
+                .product(name: "Yams", package: "Yams"),
                 // Alert webhooks: the HTTP client, and (Crypto) their HMAC-SHA256 signatures, the
                 // console's session token hashes, crash group signatures (SHA-256).
                 "HermesTransport",

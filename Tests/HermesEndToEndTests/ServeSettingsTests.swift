@@ -105,4 +105,29 @@ struct ServeSettingsTests {
         }
         #expect(await Self.refusal(Self.required + ["--secrets-dir", "/nonexistent-hermes"]) == "--secrets-dir: cannot list /nonexistent-hermes.")
     }
+
+    @Test func aYAMLSettingsFileIsReadAsStrictlyAsJSON() async throws {
+        try await CollectorServeCommandTests.withFiles([
+            "collector.yaml": "storage: c.sqlite\nport: 9090\nretentionDays: 30\nappKey:\n  - shop-ios\n  - shop-android\nlogJson: true\n",
+            "typo.yml": "prot: 8080\n", "list.yaml": "- storage\n", "bad.yaml": "retentionDays: thirty\n",
+        ]) { directory in
+            let file = { (name: String) in directory.appendingPathComponent(name).path }
+            let settings = try await CollectorServeCommandTests.settings(
+                ["--settings", file("collector.yaml"), "--admin-token", "t"] + CollectorServeCommandTests.aesKey)
+            #expect(settings.collector.port == 9090)
+            #expect(settings.collector.retentionDays == 30)
+            #expect(settings.collector.appKeys == ["shop-ios", "shop-android"])
+            #expect(settings.logJSON)
+            #expect(settings.summary.contains("port = 9090 (settings file \(file("collector.yaml")) key \"port\")"))
+            #expect(
+                await Self.refusal(Self.required + ["--settings", file("typo.yml")])?.hasPrefix(
+                    "--settings \(file("typo.yml")): unknown key \"prot\"") == true)
+            #expect(
+                await Self.refusal(Self.required + ["--settings", file("list.yaml")])
+                    == "--settings: cannot read \(file("list.yaml")) as a YAML mapping of settings.")
+            #expect(
+                await Self.refusal(Self.required + ["--settings", file("bad.yaml")])
+                    == #"settings file \#(file("bad.yaml")) key "retentionDays": --retention-days must be a whole number, not "thirty"."#)
+        }
+    }
 }

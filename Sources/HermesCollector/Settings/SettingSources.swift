@@ -9,7 +9,7 @@ import HermesWire
 /// camelCase: `retentionDays`). A file key or a secrets file that names no option, or a value
 /// that cannot be read as its option's kind, from any source, stops the start with the key, the
 /// source and what is expected. A `HERMES_` variable that names no option is reported too, as a
-/// warning: the prefix is shared with other tools.
+/// warning: the prefix is shared with other tools. The settings file may be YAML (``SettingsFile``).
 package struct SettingSources {
     /// What a setting's value holds.
     package enum Kind {
@@ -66,7 +66,7 @@ package struct SettingSources {
 
     /// Reads the settings file at `path` (if any) and checks its keys, reads the secrets directory
     /// (if any) and checks its files' names, and notes the environment's unknown `HERMES_` variables.
-    /// - Throws: ``SettingsError`` when the file cannot be read, is not a JSON object, or has keys
+    /// - Throws: ``SettingsError`` when the file cannot be read, is not an object, or has keys
     ///   that name no option (all of them, at once); when the directory cannot be listed, or holds
     ///   files that name no option (all of them) or that cannot be read.
     package init(environment: [String: String], settingsFile path: String?, secretsDirectory: String? = nil) throws {
@@ -75,11 +75,7 @@ package struct SettingSources {
         secrets = try secretsDirectory.map(Self.readSecrets) ?? [:]
         filePath = path
         if let path {
-            guard let data = FileManager.default.contents(atPath: path),
-                let object = (try? JSONValue(parsing: Array(data)))?.objectValue
-            else {
-                throw SettingsError("--settings: cannot read \(path) as a JSON object of settings.")
-            }
+            let object = try SettingsFile.read(path)
             let known = Set(Self.settings.flatMap { [$0.fileKey] + $0.aliases })
             let unknown = object.keys.filter { !known.contains($0) }.sorted()
             guard unknown.isEmpty else {

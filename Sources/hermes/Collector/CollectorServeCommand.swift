@@ -20,14 +20,17 @@ struct CollectorServeCommand: AsyncParsableCommand {
             Each option can also be set by an environment variable HERMES_<OPTION> (--retention-days: \
             HERMES_RETENTION_DAYS; --app-key: HERMES_APP_KEY, lists comma-separated), by a file of the \
             --secrets-dir directory named for the option (admin-token or HERMES_ADMIN_TOKEN; lists one \
-            per line), or by a key of the --settings JSON file (retentionDays, appKey); a flag wins over \
+            per line), or by a key of the --settings JSON or YAML file (retentionDays, appKey); a flag wins over \
             the environment, which wins over the secrets, which win over the file. An unknown key or \
             file, or a value that cannot be read, stops the start, naming it; \
             --check prints the effective settings (secrets redacted) and exits.
             """
     )
 
-    @Option(help: "A JSON file of settings, keyed by the options' names in camelCase (\"storage\", \"retentionDays\", \"adminTokenFile\", …).")
+    @Option(
+        help:
+            "A JSON file of settings (YAML when its name ends in .yaml or .yml), keyed by the options' names in camelCase (\"storage\", \"retentionDays\", \"adminTokenFile\", …)."
+    )
     var settings: String?
 
     @Option(
