@@ -63,7 +63,9 @@ public func buildApplication(
     AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger).register(on: admin)
     EventRoutes(storage: storage).register(on: admin)
     ErasureRoutes(storage: storage, logger: logger).register(on: admin)
-    let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
+    let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
+    let apps = router.group().add(
+        middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys, limiter: rates, metrics: metrics, wallClock: configuration.wallClock))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(
         storage: storage,

@@ -50,6 +50,10 @@ public struct CollectorConfiguration: Sendable {
     /// How many days of records to keep, by `CREATE_TIME`, or `nil` to keep everything. Older
     /// whole UTC days are removed at start and then hourly (``CollectorStorage/removeDays(before:)``).
     public var retentionDays: Int? = nil
+    /// The requests a second each app key may make on average (five seconds' worth at once),
+    /// counted by each instance; past it an upload is refused with 429
+    /// `rateLimited` and `Retry-After`. `nil`, the default, sets no limit.
+    public var appKeyRequestsPerSecond: Double? = nil
     /// The web console under `/console`: on by default.
     public var console = ConsoleSettings()
     /// The time in milliseconds since 1970 that stamps each upload's arrival, a sync answer and

@@ -34,6 +34,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case notFound
             case editConflict
             case tooManyAttempts
+            case rateLimited
             case invalidAlertRule
             case alertRuleNotFound
             case wire(HermesWireError.Code)
@@ -58,6 +59,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .notFound: "notFound"
             case .editConflict: "editConflict"
             case .tooManyAttempts: "tooManyAttempts"
+            case .rateLimited: "rateLimited"
             case .invalidAlertRule: "invalidAlertRule"
             case .alertRuleNotFound: "alertRuleNotFound"
             case .wire(let code): code.description
@@ -74,7 +76,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .namespaceNotFound, .notFound, .alertRuleNotFound: .notFound
             case .forbidden: .forbidden
             case .editConflict: .preconditionFailed
-            case .tooManyAttempts: .tooManyRequests
+            case .tooManyAttempts, .rateLimited: .tooManyRequests
             case .storageFailed, .serverStopped, .busy: .serviceUnavailable
             default: .badRequest
             }
@@ -118,6 +120,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         /// Too many failed console sign-ins from one address or for one name; try again in a
         /// minute (429 with `Retry-After`).
         public static let tooManyAttempts = Code(.tooManyAttempts)
+        /// The app key made more requests than ``CollectorConfiguration/appKeyRequestsPerSecond``
+        /// allows; try again after `Retry-After` seconds (429).
+        public static let rateLimited = Code(.rateLimited)
 
         /// A body or document HermesWire refused, under HermesWire's own code name (400).
         /// - Parameter code: the HermesWire code.
@@ -133,6 +138,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
     public var scope: CollectorRefusal.Scope
     /// The error that caused this one, if any.
     public var underlying: (any Error)?
+    /// The seconds a refused client should wait, sent as `Retry-After`; `nil` leaves the code's
+    /// own (1 for ``Code/busy``, 60 for ``Code/tooManyAttempts``, none otherwise).
+    public var retryAfterSeconds: Int?
 
     /// Creates an error.
     /// - Parameters:
@@ -165,8 +173,8 @@ extension CollectorError: HTTPResponseError {
     /// The response: ``status`` and `{"error":"<code>","reason":"<message>","scope":"<scope>"}`.
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = HTTPFields()
-        if code == .busy { headers[.retryAfter] = "1" }
-        if code == .tooManyAttempts { headers[.retryAfter] = "60" }
+        let defaultRetryAfter = code == .busy ? 1 : code == .tooManyAttempts ? 60 : nil
+        if let seconds = retryAfterSeconds ?? defaultRetryAfter { headers[.retryAfter] = String(seconds) }
         return try Response.json(CollectorRefusal(error: code.description, reason: message, scope: scope).json, status: status, headers: headers)
     }
 }

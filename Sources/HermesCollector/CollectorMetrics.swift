@@ -64,7 +64,8 @@ public final class CollectorMetrics: Sendable {
     /// Creates counters at zero.
     public init() {
         // The fixed series exist from the start, at 0.
-        for name in Self.counters.keys where ![Self.rejects, Self.recordsRejected, Self.batches, Self.syncConflicts].contains(name) {
+        for name in Self.counters.keys
+        where ![Self.rejects, Self.recordsRejected, Self.batches, Self.syncConflicts, Self.rateLimited].contains(name) {
             _ = counter(name)
         }
         for kind in PacketKind.allCases { _ = counter(Self.batches, ("kind", kind.label)) }
@@ -181,6 +182,11 @@ public final class CollectorMetrics: Sendable {
         counter(Self.connectionsTimedOut).increment()
     }
 
+    /// One request refused by an app key's rate limit, by the key's id (never the key).
+    func countRateLimited(keyID: String) {
+        counter(Self.rateLimited, ("key_id", keyID)).increment()
+    }
+
     func countReject(_ code: CollectorError.Code) {
         state.withLock { $0.rejects[code.description, default: 0] += 1 }
         counter(Self.rejects, ("reason", code.description)).increment()
@@ -206,6 +212,7 @@ public final class CollectorMetrics: Sendable {
     private static let syncRecordsSent = "hermes_collector_sync_records_sent_total"
     private static let connectionsRefused = "hermes_collector_connections_refused_total"
     private static let connectionsTimedOut = "hermes_collector_connections_timed_out_total"
+    private static let rateLimited = "hermes_collector_rate_limited_total"
 
     /// Each counter's help text.
     private static let counters: [String: String] = [
@@ -224,6 +231,7 @@ public final class CollectorMetrics: Sendable {
         syncRecordsSent: "Records sent in pages of missed change sets.",
         connectionsRefused: "Connections closed at once: the collector held as many as it allows, in all or from their address.",
         connectionsTimedOut: "Connections closed because a request head or a body read did not come in time.",
+        rateLimited: "Requests refused by an app key's rate limit, by key id (the first 8 hex digits of the key's SHA-256).",
     ]
 
     /// The registry's counter for `name` and `labels` (made on first use, the same one after).

@@ -69,6 +69,11 @@ struct ServeSettingsTests {
         let summary = try await command.resolved(environment: ["HERMES_PORT": "9000"]).summary
         #expect(summary.contains("port = 9000 (environment variable HERMES_PORT)"))
         #expect(summary.contains("retention-days = 30 (flag)"))
+        #expect(summary.contains("app-key-rate = no limit"))
+        let limited = try await CollectorServeCommandTests.settings(Self.required, environment: ["HERMES_APP_KEY_RATE": "50"])
+        #expect(limited.collector.appKeyRequestsPerSecond == 50)
+        #expect(limited.summary.contains("app-key-rate = 50 a second per app key (environment variable HERMES_APP_KEY_RATE)"))
+        #expect(await Self.refusal(Self.required + ["--app-key-rate", "0"]) == "--app-key-rate must be at least 1 upload a second.")
         #expect(summary.contains("storage = c.sqlite (flag)"))
         #expect(summary.contains("decryption keys = aes-gcm 1 (flag)") || summary.contains("decryption keys = aes-gcm 1"))
         let text = summary.joined(separator: "\n")

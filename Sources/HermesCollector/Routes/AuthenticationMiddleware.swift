@@ -11,9 +11,20 @@ struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
         Self { request throws(CollectorError) in try request.requireBearer(token) }
     }
 
-    /// `X-Hermes-App-Key` with one of `appKeys`.
-    static func appKey(in appKeys: Set<String>) -> Self {
-        Self { request throws(CollectorError) in try request.requireAppKey(in: appKeys) }
+    /// `X-Hermes-App-Key` with one of `appKeys`, within its rate when a `limiter` is given (a
+    /// refusal counted by key id in `metrics`).
+    static func appKey(
+        in appKeys: Set<String>, limiter: AppKeyRateLimiter? = nil, metrics: CollectorMetrics? = nil, wallClock: @escaping @Sendable () -> Int64
+    ) -> Self {
+        Self { request throws(CollectorError) in
+            let key = try request.requireAppKey(in: appKeys)
+            do throws(CollectorError) {
+                try limiter?.take(key, now: wallClock())
+            } catch {
+                metrics?.countRateLimited(keyID: AppKeyRateLimiter.keyID(key))
+                throw error
+            }
+        }
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

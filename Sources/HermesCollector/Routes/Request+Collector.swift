@@ -15,10 +15,13 @@ extension Request {
 
     /// Checks the `X-Hermes-App-Key` header against the known app keys.
     /// - Throws: ``CollectorError/Code/unauthorized`` when the header is missing or the key unknown.
-    func requireAppKey(in appKeys: Set<String>) throws(CollectorError) {
+    /// - Returns: the key.
+    @discardableResult
+    func requireAppKey(in appKeys: Set<String>) throws(CollectorError) -> String {
         guard let key = headers[.hermesAppKey], appKeys.contains(key) else {
             throw CollectorError(.unauthorized, "uploads need a known app key in the X-Hermes-App-Key header")
         }
+        return key
     }
 
     /// The whole body, refused early when `Content-Length` says it is too large and while reading

@@ -85,6 +85,13 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress: Int?
 
     @Option(
+        name: .customLong("app-key-rate"),
+        help:
+            "The uploads a second each app key may make on average, five seconds' worth at once, per instance; past it: 429 with Retry-After. (default: no limit)"
+    )
+    var appKeyRate: Int?
+
+    @Option(
         name: .customLong("max-bytes-in-flight"),
         help: "The most bytes all requests in flight may hold (bodies and what they decompress to); past it: 503. (default: 134217728)")
     var maxBytesInFlight: Int?

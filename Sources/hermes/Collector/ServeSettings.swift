@@ -107,6 +107,10 @@ struct ServeSettings {
             guard perAddress >= 0 else { throw ValidationError("--max-connections-per-address must be 0 (no limit) or more.") }
             collector.maxConnectionsPerAddress = perAddress
         }
+        if let rate = try number(flags.appKeyRate, "app-key-rate") {
+            guard rate > 0 else { throw ValidationError("--app-key-rate must be at least 1 upload a second.") }
+            collector.appKeyRequestsPerSecond = Double(rate)
+        }
         if let inFlight = try number(flags.maxBytesInFlight, "max-bytes-in-flight") {
             guard inFlight >= maxBodyBytes else { throw ValidationError("--max-bytes-in-flight must be at least --max-body-bytes.") }
             collector.maxBytesInFlight = inFlight
@@ -133,6 +137,7 @@ struct ServeSettings {
             ("decryption keys", keyring.keyNames.joined(separator: ", ")),
             ("max-body-bytes", String(collector.maxBodyBytes)), ("max-bytes-in-flight", String(collector.maxBytesInFlight)),
             ("max-connections-per-address", String(collector.maxConnectionsPerAddress)),
+            ("app-key-rate", collector.appKeyRequestsPerSecond.map { "\(Int($0)) a second per app key" } ?? "no limit"),
             ("retention-days", collector.retentionDays.map(String.init) ?? "keep everything"),
             ("sync-schema", syncRules.map { "version \($0.schema.version), \($0.schema.types.count) types" } ?? "off"),
             ("log-level", logLevel.rawValue), ("log-json", String(logJSON)),
