@@ -65,7 +65,9 @@ public func buildApplication(
     ErasureRoutes(storage: storage, logger: logger).register(on: admin)
     let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
     let apps = router.group().add(
-        middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys, limiter: rates, metrics: metrics, wallClock: configuration.wallClock))
+        middleware: AuthenticationMiddleware.appKey(
+            in: configuration.appKeys, namespaces: configuration.appKeyNamespaces, limiter: rates, metrics: metrics,
+            wallClock: configuration.wallClock))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(
         storage: storage,

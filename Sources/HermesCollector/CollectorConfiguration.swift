@@ -18,6 +18,10 @@ public struct CollectorConfiguration: Sendable {
     public var port: Int
     /// The app keys uploads may carry in `X-Hermes-App-Key`; any other key is refused (401).
     public var appKeys: Set<String>
+    /// The namespaces an app key may write, for the keys bound to some: an upload with such a key
+    /// to another namespace is refused (403 `namespaceNotAllowed`). A key not listed here may
+    /// write any namespace.
+    public var appKeyNamespaces: [String: Set<String>] = [:]
     /// The bearer token the admin and event endpoints require.
     public var adminToken: String
     /// The ciphers upload bodies may be sealed with (v1: the AES-128-CBC cipher with key id 0).

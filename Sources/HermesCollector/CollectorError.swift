@@ -35,6 +35,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case editConflict
             case tooManyAttempts
             case rateLimited
+            case namespaceNotAllowed
             case invalidAlertRule
             case alertRuleNotFound
             case wire(HermesWireError.Code)
@@ -60,6 +61,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .editConflict: "editConflict"
             case .tooManyAttempts: "tooManyAttempts"
             case .rateLimited: "rateLimited"
+            case .namespaceNotAllowed: "namespaceNotAllowed"
             case .invalidAlertRule: "invalidAlertRule"
             case .alertRuleNotFound: "alertRuleNotFound"
             case .wire(let code): code.description
@@ -77,6 +79,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .forbidden: .forbidden
             case .editConflict: .preconditionFailed
             case .tooManyAttempts, .rateLimited: .tooManyRequests
+            case .namespaceNotAllowed: .forbidden
             case .storageFailed, .serverStopped, .busy: .serviceUnavailable
             default: .badRequest
             }
@@ -123,6 +126,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         /// The app key made more requests than ``CollectorConfiguration/appKeyRequestsPerSecond``
         /// allows; try again after `Retry-After` seconds (429).
         public static let rateLimited = Code(.rateLimited)
+        /// The app key is bound to other namespaces than the upload's
+        /// (``CollectorConfiguration/appKeyNamespaces``) (403).
+        public static let namespaceNotAllowed = Code(.namespaceNotAllowed)
 
         /// A body or document HermesWire refused, under HermesWire's own code name (400).
         /// - Parameter code: the HermesWire code.

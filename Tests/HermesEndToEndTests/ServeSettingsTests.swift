@@ -70,6 +70,12 @@ struct ServeSettingsTests {
         #expect(summary.contains("port = 9000 (environment variable HERMES_PORT)"))
         #expect(summary.contains("retention-days = 30 (flag)"))
         #expect(summary.contains("app-key-rate = no limit"))
+        let bound = try await CollectorServeCommandTests.settings(
+            ["--storage", "c.sqlite", "--admin-token", "t"] + CollectorServeCommandTests.aesKey,
+            environment: ["HERMES_APP_KEY": "open-key, pay-key pay hermes"])
+        #expect(bound.collector.appKeys == ["open-key", "pay-key"])
+        #expect(bound.collector.appKeyNamespaces == ["pay-key": ["pay", "hermes"]])
+        #expect(bound.summary.contains("app-key = 2 (redacted), 1 bound to namespaces (environment variable HERMES_APP_KEY)"))
         let limited = try await CollectorServeCommandTests.settings(Self.required, environment: ["HERMES_APP_KEY_RATE": "50"])
         #expect(limited.collector.appKeyRequestsPerSecond == 50)
         #expect(limited.summary.contains("app-key-rate = 50 a second per app key (environment variable HERMES_APP_KEY_RATE)"))

@@ -11,13 +11,17 @@ struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
         Self { request throws(CollectorError) in try request.requireBearer(token) }
     }
 
-    /// `X-Hermes-App-Key` with one of `appKeys`, within its rate when a `limiter` is given (a
-    /// refusal counted by key id in `metrics`).
+    /// `X-Hermes-App-Key` with one of `appKeys`, for a namespace it may write (`namespaces`, by
+    /// key), within its rate when a `limiter` is given (a refusal counted by key id in `metrics`).
     static func appKey(
-        in appKeys: Set<String>, limiter: AppKeyRateLimiter? = nil, metrics: CollectorMetrics? = nil, wallClock: @escaping @Sendable () -> Int64
+        in appKeys: Set<String>, namespaces: [String: Set<String>] = [:], limiter: AppKeyRateLimiter? = nil,
+        metrics: CollectorMetrics? = nil, wallClock: @escaping @Sendable () -> Int64
     ) -> Self {
         Self { request throws(CollectorError) in
             let key = try request.requireAppKey(in: appKeys)
+            if let allowed = namespaces[key], let namespace = request.headers[.hermesNamespace], !allowed.contains(namespace) {
+                throw CollectorError(.namespaceNotAllowed, "this app key may not write namespace \(namespace)")
+            }
             do throws(CollectorError) {
                 try limiter?.take(key, now: wallClock())
             } catch {

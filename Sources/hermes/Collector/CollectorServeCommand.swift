@@ -61,10 +61,14 @@ struct CollectorServeCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("app-key"),
-        help: "An app key uploads may carry in X-Hermes-App-Key. Repeatable. Required: at least one, here or in --app-key-file.")
+        help:
+            "An app key uploads may carry in X-Hermes-App-Key, then the namespaces it may write if only some (\"KEY shop hermes\"). Repeatable. Required: at least one, here or in --app-key-file."
+    )
     var appKeys: [String] = []
 
-    @Option(name: .customLong("app-key-file"), help: "A file of app keys, one per line (kept out of ps).")
+    @Option(
+        name: .customLong("app-key-file"),
+        help: "A file of app keys, one per line, each with the namespaces it may write if only some (kept out of ps).")
     var appKeyFile: String?
 
     @Option(name: .customLong("admin-token"), help: "The bearer token of the admin and event endpoints. Required: this or --admin-token-file.")

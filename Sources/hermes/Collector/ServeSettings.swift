@@ -58,9 +58,17 @@ struct ServeSettings {
             missing.append("Give --storage (a postgres:// URL or a SQLite file), HERMES_STORAGE or \"storage\" in the settings file.")
         }
 
-        var appKeys = try list(flags.appKeys, "app-key")
-        if let file = try text(flags.appKeyFile, "app-key-file") { appKeys += try SecretFile.lines(file, for: "--app-key-file") }
-        appKeys = appKeys.filter { !$0.isEmpty }
+        var appKeyEntries = try list(flags.appKeys, "app-key")
+        if let file = try text(flags.appKeyFile, "app-key-file") { appKeyEntries += try SecretFile.lines(file, for: "--app-key-file") }
+        // An entry is a key, then the namespaces it may write if it is bound to some.
+        var appKeys: [String] = []
+        var appKeyNamespaces: [String: Set<String>] = [:]
+        for entry in appKeyEntries {
+            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let key = words.first else { continue }
+            appKeys.append(key)
+            if words.count > 1 { appKeyNamespaces[key, default: []].formUnion(words.dropFirst()) }
+        }
         if appKeys.isEmpty { missing.append("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.") }
 
         let tokenFile = flags.adminToken == nil ? try text(flags.adminTokenFile, "admin-token-file") : nil
@@ -103,6 +111,7 @@ struct ServeSettings {
             initialConfiguration: try Self.initialConfiguration(text(flags.config, "config"))
         )
         collector.retentionDays = retentionDays
+        collector.appKeyNamespaces = appKeyNamespaces
         if let perAddress = try number(flags.maxConnectionsPerAddress, "max-connections-per-address") {
             guard perAddress >= 0 else { throw ValidationError("--max-connections-per-address must be 0 (no limit) or more.") }
             collector.maxConnectionsPerAddress = perAddress
@@ -133,7 +142,8 @@ struct ServeSettings {
         var lines: [(String, String)] = [
             ("storage", location.postgresURL == nil ? Self.sqlitePath(location) : "postgres://… (redacted)"),
             ("host", collector.host), ("port", String(collector.port)),
-            ("app-key", "\(collector.appKeys.count) (redacted)"), ("admin-token", "(redacted)"),
+            ("app-key", "\(collector.appKeys.count) (redacted), \(collector.appKeyNamespaces.count) bound to namespaces"),
+            ("admin-token", "(redacted)"),
             ("decryption keys", keyring.keyNames.joined(separator: ", ")),
             ("max-body-bytes", String(collector.maxBodyBytes)), ("max-bytes-in-flight", String(collector.maxBytesInFlight)),
             ("max-connections-per-address", String(collector.maxConnectionsPerAddress)),

@@ -6,9 +6,9 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-/// Each app key's token bucket: its rate, its burst, the wait it names, one key's bucket apart
-/// from another's.
-struct AppKeyRateLimitTests {
+/// What each app key may do: its token bucket (rate, burst, the wait it names, one key's bucket apart
+/// from another's) and the namespaces it may write.
+struct AppKeyLimitsTests {
     @Test func aKeyMayBurstThenWaitsForItsRate() throws {
         let limiter = AppKeyRateLimiter(rate: 2, burstSeconds: 2)
         // A full bucket: 4 requests at once, the fifth refused for half a second (rounded up to 1 s)
@@ -56,5 +56,24 @@ struct AppKeyRateLimitTests {
         #expect(keyID.count == 8 && !keyID.contains(CollectorFixture.appKey))
         #expect(fixture.metrics.prometheusText().contains("hermes_collector_rate_limited_total{key_id=\"\(keyID)\"} 1"))
         #expect(fixture.metrics.snapshot.rejects["rateLimited"] == 1)
+    }
+
+    @Test func aKeyBoundToNamespacesWritesOnlyThose() async throws {
+        var fixture = try CollectorFixture()
+        fixture.configuration.appKeys.insert("pay-key")
+        fixture.configuration.appKeyNamespaces = ["pay-key": ["pay", "hermes"]]
+        let format = try #require(try CollectorFixture.formats()["v2-gcm"])
+        let shop = try format.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("s1")]))
+        let pay = try format.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("p1", namespace: "pay")]))
+        try await fixture.test { client throws in
+            let refused = try await client.upload(shop, kind: .meta, appKey: "pay-key")
+            #expect(refused.status == .forbidden)
+            #expect(
+                try refused.json() == ["error": "namespaceNotAllowed", "reason": "this app key may not write namespace shop", "scope": "request"])
+            #expect(try await client.upload(pay, kind: .meta, namespace: "pay", appKey: "pay-key").status == .ok)
+            // A key bound to nothing writes anywhere
+            #expect(try await client.upload(shop, kind: .meta).status == .ok)
+        }
+        #expect(try await fixture.storedEvents().map(\.reportID) == ["p1", "s1"])
     }
 }
