@@ -59,10 +59,13 @@ public func buildApplication(
         ).register(on: router)
     }
     // Routes by who may call them: the admin token, or a known app key, checked before any handler.
-    let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
-    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger).register(on: admin)
-    EventRoutes(storage: storage).register(on: admin)
-    ErasureRoutes(storage: storage, logger: logger).register(on: admin)
+    func bearer(_ scope: TokenScope) -> RouterGroup<BasicRequestContext> {
+        router.group().add(middleware: AuthenticationMiddleware.bearer(scope, adminToken: configuration.adminToken, tokens: configuration.tokens))
+    }
+    AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger)
+        .register(on: bearer(.configure))
+    EventRoutes(storage: storage).register(on: bearer(.read))
+    ErasureRoutes(storage: storage, logger: logger).register(on: bearer(.admin))
     let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
     let apps = router.group().add(
         middleware: AuthenticationMiddleware.appKey(

@@ -24,6 +24,9 @@ public struct CollectorConfiguration: Sendable {
     public var appKeyNamespaces: [String: Set<String>] = [:]
     /// The bearer token the admin and event endpoints require.
     public var adminToken: String
+    /// More bearer tokens, each with what it may do: several may be valid at once, so a token
+    /// is rotated by adding the new one, moving its users over, then removing the old one.
+    public var tokens: [String: Set<TokenScope>] = [:]
     /// The ciphers upload bodies may be sealed with (v1: the AES-128-CBC cipher with key id 0).
     public var keyring: Keyring
     /// The largest request body accepted; larger bodies get 413.

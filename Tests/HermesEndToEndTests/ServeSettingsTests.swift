@@ -76,6 +76,12 @@ struct ServeSettingsTests {
         #expect(bound.collector.appKeys == ["open-key", "pay-key"])
         #expect(bound.collector.appKeyNamespaces == ["pay-key": ["pay", "hermes"]])
         #expect(bound.summary.contains("app-key = 2 (redacted), 1 bound to namespaces (environment variable HERMES_APP_KEY)"))
+        let scoped = try await CollectorServeCommandTests.settings(Self.required + ["--token", "r1 read", "--token", "ops configure admin"])
+        #expect(scoped.collector.tokens == ["r1": [.read], "ops": [.configure, .admin]])
+        #expect(scoped.summary.contains("token = admin+configure, read (redacted) (flag)"))
+        #expect(
+            await Self.refusal(Self.required + ["--token", "t2 wrte"])
+                == #"--token: give each token with its scopes (read, configure, admin), as "TOKEN read"."#)
         let limited = try await CollectorServeCommandTests.settings(Self.required, environment: ["HERMES_APP_KEY_RATE": "50"])
         #expect(limited.collector.appKeyRequestsPerSecond == 50)
         #expect(limited.summary.contains("app-key-rate = 50 a second per app key (environment variable HERMES_APP_KEY_RATE)"))

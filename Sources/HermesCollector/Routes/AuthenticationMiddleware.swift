@@ -6,9 +6,9 @@ import Hummingbird
 struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
     let check: @Sendable (Request) throws(CollectorError) -> Void
 
-    /// `Authorization: Bearer <token>`.
-    static func adminToken(_ token: String) -> Self {
-        Self { request throws(CollectorError) in try request.requireBearer(token) }
+    /// `Authorization: Bearer <token>`: the admin token, or one of `tokens` with `scope`.
+    static func bearer(_ scope: TokenScope, adminToken: String, tokens: [String: Set<TokenScope>]) -> Self {
+        Self { request throws(CollectorError) in try request.requireBearer(scope: scope, adminToken: adminToken, tokens: tokens) }
     }
 
     /// `X-Hermes-App-Key` with one of `appKeys`, for a namespace it may write (`namespaces`, by

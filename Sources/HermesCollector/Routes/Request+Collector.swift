@@ -2,15 +2,17 @@ import Hummingbird
 import NIOCore
 
 extension Request {
-    /// Checks `Authorization: Bearer <token>` against `token`, in time independent of where they differ.
-    /// - Throws: ``CollectorError/Code/unauthorized`` when the header is missing or the token is wrong.
-    func requireBearer(_ token: String) throws(CollectorError) {
+    /// Checks `Authorization: Bearer <token>` against the admin token and the `tokens` whose
+    /// scopes allow `scope` (each compared in constant time).
+    /// - Throws: ``CollectorError/Code/unauthorized`` otherwise.
+    func requireBearer(scope: TokenScope, adminToken: String, tokens: [String: Set<TokenScope>]) throws(CollectorError) {
         let prefix = "Bearer "
-        guard let authorization = headers[.authorization], authorization.hasPrefix(prefix),
-            SecretToken.equal(authorization.utf8.dropFirst(prefix.utf8.count), token.utf8)
-        else {
-            throw CollectorError(.unauthorized, "this endpoint needs the admin token: Authorization: Bearer <token>")
+        if let authorization = headers[.authorization], authorization.hasPrefix(prefix) {
+            let given = authorization.utf8.dropFirst(prefix.utf8.count)
+            let allowed = [adminToken] + tokens.filter { $0.value.contains { $0.allows(scope) } }.keys
+            if allowed.contains(where: { SecretToken.equal(given, $0.utf8) }) { return }
         }
+        throw CollectorError(.unauthorized, "this endpoint needs a token with the \(scope.rawValue) scope: Authorization: Bearer <token>")
     }
 
     /// Checks the `X-Hermes-App-Key` header against the known app keys.

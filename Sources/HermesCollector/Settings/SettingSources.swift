@@ -43,6 +43,7 @@ package struct SettingSources {
         Setting(option: "app-key", kind: .list, isSecret: true, aliases: ["appKeys", "HERMES_APP_KEYS"]),
         Setting(option: "app-key-file", kind: .text), Setting(option: "admin-token", kind: .text, isSecret: true),
         Setting(option: "admin-token-file", kind: .text), Setting(option: "config", kind: .text),
+        Setting(option: "token", kind: .list, isSecret: true), Setting(option: "token-file", kind: .list),
         Setting(option: "max-body-bytes", kind: .wholeNumber), Setting(option: "max-connections-per-address", kind: .wholeNumber),
         Setting(option: "max-bytes-in-flight", kind: .wholeNumber), Setting(option: "retention-days", kind: .wholeNumber),
         Setting(option: "app-key-rate", kind: .wholeNumber),

@@ -89,6 +89,16 @@ struct CollectorServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress: Int?
 
     @Option(
+        name: .customLong("token"),
+        help:
+            "A bearer token and what it may do besides the admin token: \"TOKEN read\", \"TOKEN configure\", \"TOKEN admin\" (several scopes allowed). Repeatable."
+    )
+    var tokens: [String] = []
+
+    @Option(name: .customLong("token-file"), help: "A file of tokens, one per line, each with its scopes (kept out of ps). Repeatable.")
+    var tokenFiles: [String] = []
+
+    @Option(
         name: .customLong("app-key-rate"),
         help:
             "The uploads a second each app key may make on average, five seconds' worth at once, per instance; past it: 429 with Retry-After. (default: no limit)"

@@ -112,6 +112,9 @@ struct ServeSettings {
         )
         collector.retentionDays = retentionDays
         collector.appKeyNamespaces = appKeyNamespaces
+        var tokenEntries = try list(flags.tokens, "token")
+        for file in try list(flags.tokenFiles, "token-file") { tokenEntries += try SecretFile.lines(file, for: "--token-file") }
+        collector.tokens = try Self.tokens(tokenEntries)
         if let perAddress = try number(flags.maxConnectionsPerAddress, "max-connections-per-address") {
             guard perAddress >= 0 else { throw ValidationError("--max-connections-per-address must be 0 (no limit) or more.") }
             collector.maxConnectionsPerAddress = perAddress
@@ -139,10 +142,12 @@ struct ServeSettings {
     /// `serve --check` prints and every start logs.
     var summary: [String] {
         let keyring = collector.keyring
+        let tokens = collector.tokens.values.map { $0.map(\.rawValue).sorted().joined(separator: "+") }.sorted()
         var lines: [(String, String)] = [
             ("storage", location.postgresURL == nil ? Self.sqlitePath(location) : "postgres://… (redacted)"),
             ("host", collector.host), ("port", String(collector.port)),
             ("app-key", "\(collector.appKeys.count) (redacted), \(collector.appKeyNamespaces.count) bound to namespaces"),
+            ("token", tokens.isEmpty ? "none" : tokens.joined(separator: ", ") + " (redacted)"),
             ("admin-token", "(redacted)"),
             ("decryption keys", keyring.keyNames.joined(separator: ", ")),
             ("max-body-bytes", String(collector.maxBodyBytes)), ("max-bytes-in-flight", String(collector.maxBytesInFlight)),
@@ -154,6 +159,22 @@ struct ServeSettings {
         ]
         lines = lines.map { name, value in (name, value + (sources[name].map { " (\($0))" } ?? "")) }
         return lines.map { "\($0.0) = \($0.1)" }
+    }
+
+    /// Tokens with their scopes, from entries of a token and its scopes.
+    private static func tokens(_ entries: [String]) throws -> [String: Set<TokenScope>] {
+        var tokens: [String: Set<TokenScope>] = [:]
+        for entry in entries {
+            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
+            guard let token = words.first else { continue }
+            let known = words.dropFirst().compactMap(TokenScope.init(rawValue:))
+            guard !known.isEmpty, known.count == words.count - 1 else {
+                let names = TokenScope.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("--token: give each token with its scopes (\(names)), as \"TOKEN read\".")
+            }
+            tokens[token, default: []].formUnion(known)
+        }
+        return tokens
     }
 
     private static func sqlitePath(_ location: StorageLocation) -> String {

@@ -18,7 +18,7 @@ struct AdminRoutesTests {
             #expect(
                 try response.json() == [
                     "error": "unauthorized",
-                    "reason": "this endpoint needs the admin token: Authorization: Bearer <token>",
+                    "reason": "this endpoint needs a token with the configure scope: Authorization: Bearer <token>",
                     "scope": "request",
                 ])
             let config = try await client.execute(uri: HermesPath.config, method: .get)
