@@ -61,7 +61,8 @@ public func buildApplication(
     // Routes by who may call them: the admin token, or a known app key, checked before any handler.
     let admin = router.group().add(middleware: AuthenticationMiddleware.adminToken(configuration.adminToken))
     AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger).register(on: admin)
-    EventRoutes(storage: storage).register(on: admin)
+    EventRoutes(storage: storage, wallClock: configuration.wallClock).register(on: admin)
+    EventExportRoute(storage: storage, logger: logger).register(on: admin)
     let apps = router.group().add(middleware: AuthenticationMiddleware.appKey(in: configuration.appKeys))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(
