@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 /// `GET /v1/events/export` and `GET /v1/events/arrivals` on each kind of store.
@@ -185,5 +186,28 @@ struct EventExportRouteTests {
             let none = try await client.admin(HermesPath.events + "/arrivals", method: .get).json()
             #expect(none["count"] == 0)
         }
+    }
+
+    @Test func aStoreThatFailsMidStreamCutsTheTransferWithoutItsLastChunk() async throws {
+        // Given 1,500 records in a store that fails from its second read of events on
+        let storage = try SwitchableStorage()
+        let records = try (0..<1_500).map { try Self.record(String(format: "r%04d", $0), time: 1_000 + Int64($0)) }
+        _ = try await storage.base.store(IngestBatch(records: records, deviceID: nil, batchID: nil, receivedAt: 9))
+        storage.eventReadsLeft.withLock { $0 = 1 }
+        let server = try await CollectorServer.start(
+            configuration: try CollectorFixture().configuration, storage: storage, logger: CollectorFixture.silentLogger)
+        // When the whole store is exported
+        let connection = try RawConnection(port: server.port)
+        connection.send(
+            "GET /v1/events/export HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(CollectorFixture.adminToken)\r\n\r\n")
+        let bytes = try #require(connection.bytesUntilClosed(within: .seconds(30)))
+        try await server.shutdown()
+        // Then the answer started (200, chunked), holds the first page, and is cut: the
+        // connection closed without the last chunk
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(text.lowercased().contains("transfer-encoding: chunked"))
+        #expect(text.components(separatedBy: "\"reportID\":").count - 1 == 1_000)  // one store page
+        #expect(!text.hasSuffix("0\r\n\r\n"))
     }
 }
