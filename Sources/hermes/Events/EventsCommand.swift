@@ -9,9 +9,9 @@ struct EventsCommand: AsyncParsableCommand {
         commandName: "events",
         abstract: "Print a collector's stored records (admin token), oldest first.",
         discussion: """
-            Reads GET /v1/events page after page until no record is left (or --limit); --follow then polls
-            GET /v1/events/arrivals every second for new records until --limit or Ctrl-C. ndjson and csv print
-            what GET /v1/events/export writes. A refused request prints the collector's error code and reason
+            Reads GET /v1/events page after page until no record is left (or --limit); --follow then polls \
+            GET /v1/events/arrivals every second for new records until --limit or Ctrl-C. ndjson and csv print \
+            what GET /v1/events/export writes. A refused request prints the collector's error code and reason \
             and exits non-zero.
             """
     )
