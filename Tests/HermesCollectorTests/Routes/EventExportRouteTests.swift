@@ -210,4 +210,17 @@ struct EventExportRouteTests {
         #expect(text.components(separatedBy: "\"reportID\":").count - 1 == 1_000)  // one store page
         #expect(!text.hasSuffix("0\r\n\r\n"))
     }
+
+    @Test func aStoreDownBeforeTheFirstPageAnswers503AsJSON() async throws {
+        let storage = try SwitchableStorage()
+        let app = try await buildApplication(
+            configuration: try CollectorFixture().configuration, storage: storage, logger: CollectorFixture.silentLogger)
+        storage.isDown = true
+        try await app.test(.router) { client in
+            let response = try await client.admin(HermesPath.events + "/export?format=csv", method: .get)
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(try response.json()["error"] == "storageFailed")
+        }
+    }
 }
