@@ -58,13 +58,16 @@ public func buildApplication(
             wallClock: configuration.wallClock, logger: logger
         ).register(on: router)
     }
-    // Routes by who may call them: the admin token, or a known app key, checked before any handler.
+    // Routes by who may call them: a token whose scopes allow them, or a known app key, checked
+    // before any handler.
     func bearer(_ scope: TokenScope) -> RouterGroup<BasicRequestContext> {
         router.group().add(middleware: AuthenticationMiddleware.bearer(scope, adminToken: configuration.adminToken, tokens: configuration.tokens))
     }
     AdminRoutes(live: live, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger)
         .register(on: bearer(.configure))
-    EventRoutes(storage: storage).register(on: bearer(.read))
+    let readers = bearer(.read)
+    EventRoutes(storage: storage, wallClock: configuration.wallClock).register(on: readers)
+    EventExportRoute(storage: storage, logger: logger).register(on: readers)
     ErasureRoutes(storage: storage, logger: logger).register(on: bearer(.admin))
     let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
     let apps = router.group().add(

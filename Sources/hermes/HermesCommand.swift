@@ -9,7 +9,8 @@ struct HermesCommand: AsyncParsableCommand {
         abstract: "Hermes: durable, encrypted data reporting for Swift apps, and its collector.",
         version: HermesVersion.current,
         subcommands: [
-            BenchCommand.self, CollectorCommand.self, ConsoleCommand.self, DecodeCommand.self, DemoCommand.self, InspectCommand.self,
+            BenchCommand.self, CollectorCommand.self, ConsoleCommand.self, DecodeCommand.self, DemoCommand.self, EventsCommand.self,
+            InspectCommand.self,
             KeysCommand.self, SyncCommand.self,
             TortureCommand.self,
         ]

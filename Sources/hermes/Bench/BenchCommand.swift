@@ -4,7 +4,7 @@ import HermesHarness
 import HermesWire
 
 /// `hermes bench [suite] [--json]`: runs speed benchmarks and prints their figures; with no
-/// suite, every suite but `collector`, `retention` and `console`, in one table (or one JSON
+/// suite, every suite but `collector`, `retention`, `console` and `export`, in one table (or one JSON
 /// object with a key per suite).
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -25,13 +25,17 @@ struct BenchCommand: AsyncParsableCommand {
         case retention
         /// The web console's pages over a filled store; not part of "all" (it fills a million records).
         case console
+        /// Streaming a filled store out of `GET /v1/events/export`; not part of "all" (it fills a million records).
+        case export
 
         /// The suites run when none is named.
-        static let all: [Suite] = allCases.filter { ![.collector, .retention, .console].contains($0) }
+        static let all: [Suite] = allCases.filter { ![.collector, .retention, .console, .export].contains($0) }
     }
 
     @Argument(
-        help: "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector, retention and console when omitted.")
+        help:
+            "The suite to run: \(Suite.allCases.map(\.rawValue).joined(separator: ", ")). All but collector, retention, console and export when omitted."
+    )
     var suite: Suite?
 
     @Option(help: "collector: how many collector processes serve behind the round-robin front.")
@@ -39,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "collector, console: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).",
+            "collector, console, export: sqlite (a temporary file), or a postgres:// URL of a server where the benchmark may create and drop databases (retention: that URL, required).",
             valueName: "url|sqlite"))
     var storage = "sqlite"
 
@@ -52,7 +56,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "collector, retention: how many runs, 3 by default (the figures are their medians); console: requests per page, 20 by default.")
     var runs: Int?
 
-    @Option(help: "console: how many records the store holds.")
+    @Option(help: "console, export: how many records the store holds.")
     var records = 1_000_000
 
     @Option(help: "retention: how many records the old day dropped holds.")
@@ -63,7 +67,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard runs ?? 1 >= 1 else { throw ValidationError("--runs must be at least 1.") }
-        if suite == .console {
+        if suite == .console || suite == .export {
             guard records >= 1 else { throw ValidationError("--records must be at least 1.") }
             return
         }
@@ -104,6 +108,8 @@ struct BenchCommand: AsyncParsableCommand {
                 report = try await RetentionBenchmark(postgresURL: postgresURL, rows: rows, uploaders: uploaders, runs: runs ?? 3).run()
             case .console:
                 report = try await ConsoleBenchmark(records: records, postgresURL: postgresURL, runs: runs ?? 20).run()
+            case .export:
+                report = try await ExportBenchmark(records: records, postgresURL: postgresURL).run()
             }
             reports.append((suite, report))
         }

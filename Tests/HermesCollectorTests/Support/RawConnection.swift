@@ -39,17 +39,25 @@ final class RawConnection {
     /// Whether the server closed the connection (end of stream or reset) within `timeout`;
     /// any bytes it sent first are read and dropped.
     func isClosedByServer(within timeout: Duration) -> Bool {
+        bytesUntilClosed(within: timeout) != nil
+    }
+
+    /// The bytes the server sent until it closed the connection (end of stream or reset), or
+    /// `nil` if it had not closed it within `timeout`.
+    func bytesUntilClosed(within timeout: Duration) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4_096)
+        var received: [UInt8] = []
         while true {
             let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return false }
+            guard left > .zero else { return nil }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let milliseconds = Int32(left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-            guard poll(&request, 1, milliseconds) >= 0 else { return true }
+            guard poll(&request, 1, milliseconds) >= 0 else { return received }
             guard request.revents != 0 else { continue }
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count <= 0 { return true }
+            if count <= 0 { return received }
+            received += buffer.prefix(count)
         }
     }
 }

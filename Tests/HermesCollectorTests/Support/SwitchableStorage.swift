@@ -7,6 +7,8 @@ import Synchronization
 final class SwitchableStorage: CollectorStorage {
     let base: SQLiteCollectorStorage
     private let down = Mutex(false)
+    /// The reads of events that succeed before the store goes down by itself; `nil`: no limit.
+    let eventReadsLeft = Mutex<Int?>(nil)
 
     init() throws {
         base = try .inMemory()
@@ -23,7 +25,15 @@ final class SwitchableStorage: CollectorStorage {
     }
 
     func store(_ batch: IngestBatch) async throws -> StoreOutcome { try await checked { try await base.store(batch) } }
-    func events(_ query: EventQuery) async throws -> EventPage { try await checked { try await base.events(query) } }
+    func events(_ query: EventQuery) async throws -> EventPage {
+        let goesDown = eventReadsLeft.withLock { left -> Bool in
+            guard let reads = left else { return false }
+            left = reads - 1
+            return reads <= 0
+        }
+        if goesDown { isDown = true }
+        return try await checked { try await base.events(query) }
+    }
     func count(_ query: EventQuery) async throws -> Int { try await checked { try await base.count(query) } }
     func loadConfiguration() async throws -> ConfigurationDocument? { try await checked { try await base.loadConfiguration() } }
     func saveConfiguration(_ document: ConfigurationDocument) async throws { try await checked { try await base.saveConfiguration(document) } }

@@ -60,36 +60,52 @@ package struct ConsoleBenchmark {
     private static let fillers = 4
 
     package func run() async throws -> BenchReport {
+        let logger = Self.benchLogger
+        return try await Self.withFilledStore(records: records, postgresURL: postgresURL, logger: logger) { storage, fillSeconds in
+            let stored = try await storage.count(EventQuery())
+            guard stored == records else { throw RunFailure("the store holds \(stored) records of \(records)") }
+            var campaign = EventQuery()
+            campaign.metaEquals = [try MetaMatch(key: ConsoleWorkload.campaignKey, value: Self.filteredCampaign)]
+            let matching = try await storage.count(campaign)
+            let crashes = try await storage.count(EventQuery(namespace: RecordNamespace.monitoring, monitorType: MonitorType.appCrash))
+            let clock = ContinuousClock()
+            let start = clock.now
+            let grouped = try await Self.groupCrashes(storage, records: crashes)
+            let groupingSeconds = start.duration(to: clock.now).seconds
+            guard grouped == crashes else { throw RunFailure("grouping took \(grouped) crash records of \(crashes)") }
+            let measured = try await serve(storage, logger: logger)
+            var report = BenchReport()
+            report.add("records", Double(records), "records in the store")
+            report.add("runs", Double(runs), "requests per page, uploads to the tail")
+            report.add("fill_s", fillSeconds, "seconds to fill the store (not part of the figures below)")
+            report.add("filtered_records", Double(matching), "records the filtered page's meta value matches")
+            report.add("crash_records", Double(crashes), "crash records")
+            report.add("crash_grouping_records_per_s", Double(crashes) / groupingSeconds, "crash records grouped per second")
+            for page in Self.pages {
+                report.add("\(page.key)_ms_p95", Self.p95Milliseconds(measured.pages[page.key] ?? []), "ms p95: \(page.label)")
+            }
+            report.add("tail_latency_ms_p95", Self.p95Milliseconds(measured.tail), "ms p95: an upload answered to its event on the live tail")
+            return report
+        }
+    }
+
+    /// A logger that prints errors only, for the benchmarks' collectors and stores.
+    package static var benchLogger: Logger {
         var logger = Logger(label: "hermes.bench")
         logger.logLevel = .error
+        return logger
+    }
+
+    /// Runs `body` with a fresh store (``BenchDatabase``) filled with `records` records of
+    /// ``ConsoleWorkload``'s mix made in the day before now, and the seconds the fill took.
+    package static func withFilledStore<T>(
+        records: Int, postgresURL: String?, logger: Logger, _ body: (any CollectorStorage, Double) async throws -> T
+    ) async throws -> T {
         let workload = ConsoleWorkload(records: records, now: CollectorConfiguration.systemWallClock())
         return try await BenchDatabase.withFresh(postgresURL: postgresURL, logger: logger) { location, _ in
             try await StorageLocation(location).withOpen(logger: logger) { storage in
-                let fillSeconds = try await ContinuousClock().measure { try await Self.fill(storage, with: workload) }.seconds
-                let stored = try await storage.count(EventQuery())
-                guard stored == records else { throw RunFailure("the store holds \(stored) records of \(records)") }
-                var campaign = EventQuery()
-                campaign.metaEquals = [try MetaMatch(key: ConsoleWorkload.campaignKey, value: Self.filteredCampaign)]
-                let matching = try await storage.count(campaign)
-                let crashes = try await storage.count(EventQuery(namespace: RecordNamespace.monitoring, monitorType: MonitorType.appCrash))
-                let clock = ContinuousClock()
-                let start = clock.now
-                let grouped = try await Self.groupCrashes(storage, records: crashes)
-                let groupingSeconds = start.duration(to: clock.now).seconds
-                guard grouped == crashes else { throw RunFailure("grouping took \(grouped) crash records of \(crashes)") }
-                let measured = try await serve(storage, logger: logger)
-                var report = BenchReport()
-                report.add("records", Double(records), "records in the store")
-                report.add("runs", Double(runs), "requests per page, uploads to the tail")
-                report.add("fill_s", fillSeconds, "seconds to fill the store (not part of the figures below)")
-                report.add("filtered_records", Double(matching), "records the filtered page's meta value matches")
-                report.add("crash_records", Double(crashes), "crash records")
-                report.add("crash_grouping_records_per_s", Double(crashes) / groupingSeconds, "crash records grouped per second")
-                for page in Self.pages {
-                    report.add("\(page.key)_ms_p95", Self.p95Milliseconds(measured.pages[page.key] ?? []), "ms p95: \(page.label)")
-                }
-                report.add("tail_latency_ms_p95", Self.p95Milliseconds(measured.tail), "ms p95: an upload answered to its event on the live tail")
-                return report
+                let fillSeconds = try await ContinuousClock().measure { try await fill(storage, with: workload) }.seconds
+                return try await body(storage, fillSeconds)
             }
         }
     }
