@@ -3,8 +3,8 @@
 # (--static-swift-stdlib) and packs it with the systemd unit, the haproxy configuration, an
 # example settings file and INSTALL.md:
 #   bash scripts/release.sh            # dist/hermes-<version>-linux-<arch>.tar.gz
-# The binary still needs the system's C libraries: glibc, libsqlite3, zlib and libcurl (Debian:
-# libsqlite3-0, zlib1g, libcurl4; FoundationNetworking, linked in, calls libcurl); LIBRARIES in
+# The binary still needs the system's C libraries: glibc, libstdc++, libsqlite3, zlib and libcurl
+# (Debian: libsqlite3-0, zlib1g, libcurl4; FoundationNetworking, linked in, calls libcurl); LIBRARIES in
 # the archive lists what ldd found. Building needs libcurl's development files
 # (libcurl4-openssl-dev) to link against.
 set -euo pipefail
