@@ -31,6 +31,7 @@ package struct EventRows: Sendable {
     package var deviceID: String?
     package var batchID: String?
     package var receivedAt: Int64
+    package var appKeyID: String?
 
     /// How many records the batch held, repeats included.
     package let recordCount: Int
@@ -41,6 +42,7 @@ package struct EventRows: Sendable {
         deviceID = batch.deviceID
         batchID = batch.batchID
         receivedAt = batch.receivedAt
+        appKeyID = batch.appKeyID
         recordCount = batch.records.count
         var seen = Set<Identity>(minimumCapacity: batch.records.count)
         let unique = batch.records.filter { seen.insert(Identity(namespace: $0.namespace, reportID: $0.reportID)).inserted }

@@ -105,7 +105,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
     /// Runs the insert statement for `rows` on `connection` (one implicit transaction).
     /// - Returns: how many rows were new.
     package static func insert(_ rows: EventRows, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        var binds = PostgresBindings(capacity: 31)
+        var binds = PostgresBindings(capacity: 32)
         binds.append(rows.namespaces)
         binds.append(rows.reportIDs)
         binds.append(rows.monitorTypes)
@@ -137,6 +137,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         binds.append(rows.queueDevices)
         binds.append(rows.queueTimes)
         binds.append(rows.queueDepths)
+        binds.append(rows.appKeyID)
         let returned = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.insertEvents, binds: binds), logger: logger)
         var stored = 0
         for try await count in returned.decode(Int64.self) { stored = Int(count) }

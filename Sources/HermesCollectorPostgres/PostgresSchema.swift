@@ -80,6 +80,7 @@ enum PostgresSchema {
             ] + ConsoleSchema.facetsAndRollups(backfill: ConsoleSchema.backfillFacets { "pg_temp.hermes_meta_text(meta, '\($0)')" })
                 + ["DROP FUNCTION pg_temp.hermes_meta_text(text, text)"]
         ),
+        (4, "events: app key id", ["ALTER TABLE events ADD COLUMN app_key_id text"]),
     ]
 
     /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of
@@ -94,15 +95,16 @@ enum PostgresSchema {
     /// then the batch's device id, batch id and receive time, then the user ids, session ids and
     /// app versions (empty for none), then the cells' namespaces, report ids, widths, starts,
     /// measures, keys, buckets, failures and milliseconds, then the losses' namespaces, report
-    /// ids, hours, app versions, reasons and counts, then the queues' devices, times and depths.
+    /// ids, hours, app versions, reasons and counts, then the queues' devices, times and depths,
+    /// then the batch's app key id.
     static let insertEvents = """
         WITH inserted AS (
             INSERT INTO events (
                 namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at,
-                user_id, session_id, app_version)
+                user_id, session_id, app_version, app_key_id)
             SELECT r.namespace, r.report_id, r.monitor_type, r.create_time, r.meta,
                    CASE WHEN r.has_payload THEN r.payload END, $8, $9, $10,
-                   NULLIF(r.user_id, ''), NULLIF(r.session_id, ''), NULLIF(r.app_version, '')
+                   NULLIF(r.user_id, ''), NULLIF(r.session_id, ''), NULLIF(r.app_version, ''), $32
             FROM unnest($1::text[], $2::text[], $3::text[], $4::int8[], $5::text[], $6::bool[], $7::bytea[], $11::text[], $12::text[], $13::text[])
                  AS r(namespace, report_id, monitor_type, create_time, meta, has_payload, payload, user_id, session_id, app_version)
             ON CONFLICT (namespace, report_id, create_time) DO NOTHING

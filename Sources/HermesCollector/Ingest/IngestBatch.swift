@@ -9,6 +9,9 @@ public struct IngestBatch: Sendable, Hashable {
     public var batchID: String?
     /// When the collector received the batch, in milliseconds since 1970.
     public var receivedAt: Int64
+    /// The id of the app key the upload carried (the first 8 hex digits of its SHA-256, never
+    /// the key), stored with each record; `nil` when stored otherwise.
+    public var appKeyID: String?
 
     /// Creates a batch.
     public init(records: [IngestRecord], deviceID: String?, batchID: String?, receivedAt: Int64) {

@@ -66,7 +66,8 @@ struct PacketIngestor: Sendable {
                 }
             }
         }
-        let batch = IngestBatch(records: records, deviceID: headers.deviceID, batchID: headers.batchID, receivedAt: receivedAt)
+        var batch = IngestBatch(records: records, deviceID: headers.deviceID, batchID: headers.batchID, receivedAt: receivedAt)
+        batch.appKeyID = headers.appKeyID
         return Ingest(batch: batch, rejected: rejected)
     }
 }

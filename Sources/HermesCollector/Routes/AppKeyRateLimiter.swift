@@ -1,4 +1,3 @@
-import Crypto
 import Synchronization
 
 /// A token bucket per app key: each key may make `rate` requests a second on average and
@@ -45,11 +44,6 @@ final class AppKeyRateLimiter: Sendable {
         var error = CollectorError(.rateLimited, "this app key made more than \(Self.text(rate)) requests a second; wait as Retry-After says")
         error.retryAfterSeconds = max(Int(wait.rounded(.up)), 1)
         throw error
-    }
-
-    /// The id metrics and logs name a key by: the first 8 hex digits of its SHA-256, never the key.
-    static func keyID(_ key: String) -> String {
-        String(Hex.string(SHA256.hash(data: Array(key.utf8))).prefix(8))
     }
 
     private static func text(_ rate: Double) -> String {

@@ -25,7 +25,7 @@ struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
             do throws(CollectorError) {
                 try limiter?.take(key, now: wallClock())
             } catch {
-                metrics?.countRateLimited(keyID: AppKeyRateLimiter.keyID(key))
+                metrics?.countRateLimited(keyID: AppKeyID.of(key))
                 throw error
             }
         }

@@ -11,6 +11,8 @@ struct UploadHeaders: Sendable {
     var batchID: String?
     /// `X-Hermes-Packet-Version`, or `nil` to tell by the body's magic bytes.
     var packetVersion: UInt8?
+    /// The id of `X-Hermes-App-Key` (``AppKeyID``), stored with the records.
+    var appKeyID: String?
 
     /// Reads the headers of a request.
     /// - Throws: ``CollectorError/Code/missingHeader`` without a namespace,
@@ -22,6 +24,7 @@ struct UploadHeaders: Sendable {
         self.namespace = namespace
         deviceID = fields[.hermesDeviceID]
         batchID = fields[.hermesBatchID]
+        appKeyID = fields[.hermesAppKey].map(AppKeyID.of)
         if let version = fields[.hermesPacketVersion] {
             guard let number = UInt8(version) else {
                 throw CollectorError(.invalidHeader, "\(HermesHeader.packetVersion) must be 1 or 2")

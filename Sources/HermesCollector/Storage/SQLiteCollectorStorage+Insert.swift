@@ -58,8 +58,8 @@ extension SQLiteCollectorStorage {
             sql: """
                 INSERT INTO events (
                     namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at,
-                    user_id, session_id, app_version)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    user_id, session_id, app_version, app_key_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (namespace, report_id) DO NOTHING
                 """)
         var stored = 0
@@ -123,6 +123,7 @@ extension SQLiteCollectorStorage {
         bind(record.facets.userID, at: 10, of: handle)
         bind(record.facets.sessionID, at: 11, of: handle)
         bind(record.facets.appVersion, at: 12, of: handle)
+        bind(batch.appKeyID, at: 13, of: handle)
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
         guard code == SQLITE_DONE else {

@@ -198,6 +198,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             }
             for statement in ConsoleSchema.facetsAndRollups(backfill: backfill) { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("events v2: app key id") { db in try db.execute(sql: "ALTER TABLE events ADD COLUMN app_key_id TEXT") }
         return migrator
     }()
 }

@@ -52,7 +52,7 @@ struct AppKeyLimitsTests {
             #expect(try await client.upload(bodies[6], kind: .meta).status == .ok)
         }
         #expect(try await fixture.storedEvents().map(\.reportID) == ["r0", "r1", "r2", "r3", "r4", "r6"])
-        let keyID = AppKeyRateLimiter.keyID(CollectorFixture.appKey)
+        let keyID = AppKeyID.of(CollectorFixture.appKey)
         #expect(keyID.count == 8 && !keyID.contains(CollectorFixture.appKey))
         #expect(fixture.metrics.prometheusText().contains("hermes_collector_rate_limited_total{key_id=\"\(keyID)\"} 1"))
         #expect(fixture.metrics.snapshot.rejects["rateLimited"] == 1)
