@@ -18,9 +18,8 @@ public struct IngestRecord: Sendable, Hashable {
     /// What the collector reads from the meta beside the checked fields.
     public var facets: RecordFacets
 
-    /// Creates a record from values already checked.
-    /// - Parameter facets: the meta's facets, when the caller has read them; `nil` reads them
-    ///   from `meta` (a second parse).
+    /// Creates a record from values already checked, with the meta's facets when the caller
+    /// has read them (`nil` reads them from `meta`: a second parse).
     public init(
         namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: [UInt8], payload: [UInt8]?,
         facets: RecordFacets? = nil

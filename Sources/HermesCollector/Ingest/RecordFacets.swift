@@ -6,11 +6,11 @@ import HermesWire
 /// (added to the performance rollup), and the delivery health an `sdkHealth` record reports
 /// (added to the overview's rollups). Read from the same parse that checks the line.
 public struct RecordFacets: Sendable, Hashable {
-    /// `USER_ID`, when it is a ``text(_:)``.
+    /// `USER_ID`, when it is a `text(_:)`.
     public var userID: String?
-    /// `SESSION_ID`, when it is a ``text(_:)``.
+    /// `SESSION_ID`, when it is a `text(_:)`.
     public var sessionID: String?
-    /// `APP_VERSION`, when it is a ``text(_:)``.
+    /// `APP_VERSION`, when it is a `text(_:)`.
     public var appVersion: String?
     /// The launch time, hang or request the record reports, for the performance rollup.
     public var sample: PerformanceSample?

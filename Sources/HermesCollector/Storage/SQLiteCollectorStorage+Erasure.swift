@@ -6,7 +6,7 @@ extension SQLiteCollectorStorage {
     static let erasureChunk = 2_000
 
     /// Reads the ids of the subject's records, then removes them in transactions of
-    /// ``erasureChunk``; the memberships and the device's queue go in the last one.
+    /// `erasureChunk`; the memberships and the device's queue go in the last one.
     public func erase(_ subject: ErasureSubject) async throws -> Int {
         try await withStorageErrors("erase the records of a \(subject.kind)") {
             let ids = try await writer.read { db in

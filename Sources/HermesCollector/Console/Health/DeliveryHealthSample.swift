@@ -6,7 +6,7 @@ import HermesWire
 public struct DeliveryHealthSample: Sendable, Hashable {
     /// The record's app version, `unknown` without one.
     public var appVersion: String
-    /// Records lost by reason (each a facet, see ``RecordFacets/text(_:)``), counts above 0 only.
+    /// Records lost by reason (each a facet, see `RecordFacets.text(_:)`), counts above 0 only.
     public var lost: [String: Int64]
     /// The meta's `DEVICE_ID`, or `nil` (the upload's device id stands in).
     public var device: String?

@@ -17,7 +17,7 @@ public struct PerformanceCell: Sendable, Hashable, Comparable {
     public var measure: PerformanceSample.Measure
     /// The app version, the route, or empty.
     public var key: String
-    /// The duration's bucket in ``LatencyHistogram``, or ``LatencyHistogram/noValue``.
+    /// The duration's bucket in `LatencyHistogram`, or `LatencyHistogram.noValue`.
     public var bucket: Int64
 
     /// Creates a cell.

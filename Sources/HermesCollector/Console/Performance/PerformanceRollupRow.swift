@@ -7,7 +7,7 @@ public struct PerformanceRollupRow: Sendable, Hashable {
     public var measure: PerformanceSample.Measure
     /// The app version, the route, or empty.
     public var key: String
-    /// The histogram bucket, or ``LatencyHistogram/noValue``.
+    /// The histogram bucket, or `LatencyHistogram.noValue`.
     public var bucket: Int64
     /// The records' totals.
     public var totals: PerformanceTotals

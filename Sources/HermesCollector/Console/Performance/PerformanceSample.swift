@@ -25,7 +25,7 @@ public struct PerformanceSample: Sendable, Hashable {
     public var measure: Measure
     /// What the breakdown groups by: the app version (`unknown` without one) for a launch, the
     /// route (`host path`) for a request, empty for a hang. Each part is a facet
-    /// (``RecordFacets/text(_:)``): `?` for a missing or unusable host, `/` for such a path.
+    /// (`RecordFacets.text(_:)`): `?` for a missing or unusable host, `/` for such a path.
     public var key: String
     /// The duration in milliseconds, or `nil` when the record holds none (a failed request may not).
     public var milliseconds: Double?

@@ -3,7 +3,7 @@ import HermesWire
 /// The performance page's figures, from the performance rollup (``PerformanceCell``): launch
 /// time by app version, hangs, and network requests by host and path template from the hourly
 /// cells; each over time from the one-minute cells. Percentiles are read from the rollup's
-/// histograms (``LatencyHistogram``: within 5 % of the exact value).
+/// histograms (`LatencyHistogram`: within 5 % of the exact value).
 struct PerformanceSummary {
     let window: PerformanceWindow
     /// One-minute cells summed by the window's slots.

@@ -89,7 +89,7 @@ package enum ConsoleSchema {
     }
 
     /// The statement that fills the facet columns of stored records, given the dialect's
-    /// expression for a meta key's value as a facet (``RecordFacets/text(_:)``; `NULL` otherwise).
+    /// expression for a meta key's value as a facet (`RecordFacets.text(_:)`; `NULL` otherwise).
     package static func backfillFacets(_ text: (String) -> String) -> String {
         "UPDATE events SET user_id = \(text(RecordField.userID)), session_id = \(text(RecordField.sessionID)), "
             + "app_version = \(text(RecordField.appVersion))"
