@@ -46,7 +46,7 @@ struct PacketIngestor: Sendable {
             // parsed; otherwise only the checked fields and the facets are built.
             let check =
                 recordRule == nil
-                ? RecordCheck.check(metaLine: line, namespace: headers.namespace, alsoKeeping: RecordFacets.members)
+                ? RecordCheck.check(metaLine: line, namespace: headers.namespace, keeping: RecordFacets.members)
                 : RecordCheck.check(metaLine: line, namespace: headers.namespace)
             switch check {
             case .rejected(let reportID, let error):

@@ -17,9 +17,10 @@ public struct RecordFacets: Sendable, Hashable {
     /// The delivery health an `sdkHealth` record reports.
     public var health: DeliveryHealthSample?
 
-    /// The top-level meta members the facets are read from.
-    static let members =
-        [RecordField.userID, RecordField.sessionID, RecordField.appVersion] + PerformanceSample.members + DeliveryHealthSample.members
+    /// The top-level meta members the facets are read from, beside the checked fields.
+    static let members = RecordCheck.KeptMembers(
+        alsoKeeping: [RecordField.userID, RecordField.sessionID, RecordField.appVersion] + PerformanceSample.members
+            + DeliveryHealthSample.members)
 
     /// No facets.
     public init() {}
@@ -48,7 +49,7 @@ public struct RecordFacets: Sendable, Hashable {
 
     /// The facets of a meta line (none when the line is not a valid record of `namespace`).
     init(metaLine: [UInt8], namespace: String) {
-        switch RecordCheck.check(metaLine: metaLine, namespace: namespace, alsoKeeping: Self.members) {
+        switch RecordCheck.check(metaLine: metaLine, namespace: namespace, keeping: Self.members) {
         case .valid(let fields, let meta): self.init(meta: meta, namespace: namespace, monitorType: fields.monitorType)
         case .rejected: self.init()
         }

@@ -8,7 +8,8 @@ struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
 
     /// `Authorization: Bearer <token>`: the admin token, or one of `tokens` with `scope`.
     static func bearer(_ scope: TokenScope, adminToken: String, tokens: [String: Set<TokenScope>]) -> Self {
-        Self { request throws(CollectorError) in try request.requireBearer(scope: scope, adminToken: adminToken, tokens: tokens) }
+        let allowed = [adminToken] + tokens.filter { $0.value.contains { $0.allows(scope) } }.keys
+        return Self { request throws(CollectorError) in try request.requireBearer(allowed, scope: scope) }
     }
 
     /// `X-Hermes-App-Key` with one of `appKeys`, for a namespace it may write (`namespaces`, by

@@ -18,11 +18,7 @@ struct ErasureRoutes<Storage: CollectorStorage> {
 
     private func erase(_ subject: ErasureSubject) async throws -> Response {
         let removed = try await withStorageErrors("erase records") { try await storage.erase(subject) }
-        logger.notice(
-            "records erased",
-            metadata: [
-                "audit": "erasure", "subject": "\(subject.kind)", "id": "\(subject.id)", "removed": "\(removed)", "by": "\(AdminRoutes.author)",
-            ])
+        subject.logAudit(removed: removed, by: AdminRoutes.author, to: logger)
         return try .json(["subject": .string(subject.kind), "id": .string(subject.id), "removed": .int(Int64(removed))])
     }
 

@@ -2,14 +2,13 @@ import Hummingbird
 import NIOCore
 
 extension Request {
-    /// Checks `Authorization: Bearer <token>` against the admin token and the `tokens` whose
-    /// scopes allow `scope` (each compared in constant time).
+    /// Checks `Authorization: Bearer <token>` against the tokens `allowed` for `scope` (each
+    /// compared in constant time).
     /// - Throws: ``CollectorError/Code/unauthorized`` otherwise.
-    func requireBearer(scope: TokenScope, adminToken: String, tokens: [String: Set<TokenScope>]) throws(CollectorError) {
+    func requireBearer(_ allowed: [String], scope: TokenScope) throws(CollectorError) {
         let prefix = "Bearer "
         if let authorization = headers[.authorization], authorization.hasPrefix(prefix) {
             let given = authorization.utf8.dropFirst(prefix.utf8.count)
-            let allowed = [adminToken] + tokens.filter { $0.value.contains { $0.allows(scope) } }.keys
             if allowed.contains(where: { SecretToken.equal(given, $0.utf8) }) { return }
         }
         throw CollectorError(.unauthorized, "this endpoint needs a token with the \(scope.rawValue) scope: Authorization: Bearer <token>")

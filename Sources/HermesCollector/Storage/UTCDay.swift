@@ -5,8 +5,7 @@ package enum UTCDay {
 
     /// The first millisecond of the UTC day holding `time` (times before 1970 included).
     package static func start(of time: Int64) -> Int64 {
-        let day = time >= 0 ? time / milliseconds : (time + 1) / milliseconds - 1
-        return day * milliseconds
+        time.floorDivided(by: milliseconds) * milliseconds
     }
 
     /// The retention cutoff for keeping `days` days at `now`: the days that end at or before it

@@ -39,6 +39,17 @@ public enum RecordCheck: Sendable {
 
     private static let fieldNames = fields.map(\.name)
 
+    /// The top-level members a check builds beside the checked ``fields``: chosen once, then
+    /// given to every check (``check(metaLine:namespace:keeping:)``).
+    public struct KeptMembers: Sendable {
+        fileprivate let names: [String]
+
+        /// The checked fields and `members`.
+        public init(alsoKeeping members: [String]) {
+            names = RecordCheck.fieldNames + members
+        }
+    }
+
     /// The checked fields of a valid record.
     public struct Fields: Sendable, Hashable {
         /// `REPORT_ID`.
@@ -88,10 +99,10 @@ public enum RecordCheck: Sendable {
     }
 
     /// Parses and checks one meta line of an upload to `namespace`, building only the checked
-    /// ``fields`` and the top-level members named in `members`: what a collector reads from a
-    /// line it stores as received.
-    public static func check(metaLine: [UInt8], namespace: String, alsoKeeping members: [String]) -> Outcome {
-        check(metaLine: metaLine, namespace: namespace, keepingMembers: fieldNames + members)
+    /// ``fields`` and the other `members`: what a collector reads from a line it stores as
+    /// received.
+    public static func check(metaLine: [UInt8], namespace: String, keeping members: KeptMembers) -> Outcome {
+        check(metaLine: metaLine, namespace: namespace, keepingMembers: members.names)
     }
 
     private static func check(metaLine: [UInt8], namespace: String, keepingMembers: [String]?) -> Outcome {

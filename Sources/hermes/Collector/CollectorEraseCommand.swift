@@ -26,9 +26,7 @@ struct CollectorEraseCommand: AsyncParsableCommand {
         let removed = try await store.location.withOpen(logger: store.logger) { try await $0.erase(subject) }
         var audit = Logger(label: "hermes.collector")
         audit.logLevel = .notice
-        audit.notice(
-            "records erased",
-            metadata: ["audit": "erasure", "subject": "\(subject.kind)", "id": "\(subject.id)", "removed": "\(removed)", "by": "cli"])
+        subject.logAudit(removed: removed, by: "cli", to: audit)
         print("\(removed) records of \(subject.kind) \(subject.id) removed")
     }
 }

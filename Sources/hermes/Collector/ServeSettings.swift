@@ -63,11 +63,9 @@ struct ServeSettings {
         // An entry is a key, then the namespaces it may write if it is bound to some.
         var appKeys: [String] = []
         var appKeyNamespaces: [String: Set<String>] = [:]
-        for entry in appKeyEntries {
-            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
-            guard let key = words.first else { continue }
+        for (key, namespaces) in Self.secretsWithWords(appKeyEntries) {
             appKeys.append(key)
-            if words.count > 1 { appKeyNamespaces[key, default: []].formUnion(words.dropFirst()) }
+            if !namespaces.isEmpty { appKeyNamespaces[key, default: []].formUnion(namespaces) }
         }
         if appKeys.isEmpty { missing.append("Give at least one --app-key (or --app-key-file): uploads without a known app key are refused.") }
 
@@ -164,17 +162,24 @@ struct ServeSettings {
     /// Tokens with their scopes, from entries of a token and its scopes.
     private static func tokens(_ entries: [String]) throws -> [String: Set<TokenScope>] {
         var tokens: [String: Set<TokenScope>] = [:]
-        for entry in entries {
-            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
-            guard let token = words.first else { continue }
-            let known = words.dropFirst().compactMap(TokenScope.init(rawValue:))
-            guard !known.isEmpty, known.count == words.count - 1 else {
+        for (token, words) in secretsWithWords(entries) {
+            let known = words.compactMap(TokenScope.init(rawValue:))
+            guard !known.isEmpty, known.count == words.count else {
                 let names = TokenScope.allCases.map(\.rawValue).joined(separator: ", ")
                 throw ValidationError("--token: give each token with its scopes (\(names)), as \"TOKEN read\".")
             }
             tokens[token, default: []].formUnion(known)
         }
         return tokens
+    }
+
+    /// Entries of a secret followed by words (`KEY shop hermes`, `TOKEN read`), split at
+    /// whitespace; blank entries are skipped.
+    private static func secretsWithWords(_ entries: [String]) -> [(secret: String, words: [String])] {
+        entries.compactMap { entry in
+            let words = entry.split(whereSeparator: \.isWhitespace).map(String.init)
+            return words.first.map { ($0, Array(words.dropFirst())) }
+        }
     }
 
     private static func sqlitePath(_ location: StorageLocation) -> String {

@@ -77,11 +77,3 @@ public struct PerformanceSample: Sendable, Hashable {
         ]
     }
 }
-
-extension Int64 {
-    /// The quotient rounded toward negative infinity (times before 1970 fall in their own minute).
-    package func floorDivided(by divisor: Int64) -> Int64 {
-        let quotient = self / divisor
-        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
-    }
-}
