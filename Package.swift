@@ -128,6 +128,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 // The console's password hashes.
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                // HTTPS without a proxy (--tls-cert-file, --tls-key-file).
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             // The console's page, script and style sheet, compiled into the binary.
             resources: [

@@ -1,6 +1,8 @@
 import HermesWire
 public import Hummingbird
 public import Logging
+import HummingbirdCore
+import HummingbirdTLS
 import NIOCore
 import ServiceLifecycle
 
@@ -36,7 +38,9 @@ import ServiceLifecycle
 ///   - logger: where the collector logs; it never logs keys, tokens or record contents.
 ///   - onServerRunning: called with the bound port once the server listens.
 /// - Returns: the application.
-/// - Throws: ``CollectorError/Code/storageFailed`` if the saved configuration cannot be read.
+/// - Throws: ``CollectorError/Code/storageFailed`` if the saved configuration cannot be read;
+///   ``CollectorError/Code/invalidTLS`` if ``CollectorConfiguration/tls`` names files that are
+///   not a certificate chain and its key.
 public func buildApplication(
     configuration: CollectorConfiguration,
     storage: some CollectorStorage,
@@ -72,7 +76,8 @@ public func buildApplication(
     let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
     let apps = router.group().add(
         middleware: AuthenticationMiddleware.appKey(
-            in: configuration.appKeys, namespaces: configuration.appKeyNamespaces, limiter: rates, metrics: metrics,
+            in: configuration.appKeys, tokens: configuration.tokens, namespaces: configuration.appKeyNamespaces, limiter: rates,
+            metrics: metrics,
             wallClock: configuration.wallClock))
     let budget = RequestBudget(capacity: configuration.maxBytesInFlight)
     UploadRoutes(
@@ -119,18 +124,31 @@ public func buildApplication(
         maximum: ConnectionLimiter.openFileCeiling(below: configuration.maxConnections), maximumPerAddress: configuration.maxConnectionsPerAddress
     )
     let timeouts = ConnectionGuard.Timeouts(head: .init(configuration.headTimeout), bodyRead: .init(configuration.bodyReadTimeout))
+    let http1 = HTTPServerBuilder.http1(
+        configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)]))
+    let server: HTTPServerBuilder
+    if let tls = configuration.tls {
+        do {
+            server = try .tls(http1, tlsConfiguration: try tls.loaded())
+        } catch let error as CollectorError {
+            throw error
+        } catch {
+            throw CollectorError(.invalidTLS, "cannot serve TLS: \(error)")
+        }
+    } else {
+        server = http1
+    }
+    let scheme = configuration.tls == nil ? "http" : "https"
     return Application(
         router: router,
-        server: .http1(
-            configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
-        ),
+        server: server,
         // A deep accept queue: connections refused past the limits are accepted and closed at once,
         // so a flood of them does not make others wait on a full queue.
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "hermes-collector", backlog: 4_096),
         services: services,
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
-            logger.info("collector listening", metadata: ["address": "http://\(configuration.host):\(port)"])
+            logger.info("collector listening", metadata: ["address": "\(scheme)://\(configuration.host):\(port)"])
             await onServerRunning(port)
         },
         logger: logger

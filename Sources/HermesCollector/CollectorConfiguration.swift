@@ -61,6 +61,9 @@ public struct CollectorConfiguration: Sendable {
     /// counted by each instance; past it an upload is refused with 429
     /// `rateLimited` and `Retry-After`. `nil`, the default, sets no limit.
     public var appKeyRequestsPerSecond: Double? = nil
+    /// HTTPS served by the collector itself, or `nil` (the default) for plain HTTP, as behind a
+    /// proxy that ends TLS.
+    public var tls: CollectorTLS? = nil
     /// The web console under `/console`: on by default.
     public var console = ConsoleSettings()
     /// The time in milliseconds since 1970 that stamps each upload's arrival, a sync answer and

@@ -38,6 +38,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case namespaceNotAllowed
             case invalidAlertRule
             case alertRuleNotFound
+            case invalidTLS
             case wire(HermesWireError.Code)
         }
 
@@ -64,6 +65,7 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
             case .namespaceNotAllowed: "namespaceNotAllowed"
             case .invalidAlertRule: "invalidAlertRule"
             case .alertRuleNotFound: "alertRuleNotFound"
+            case .invalidTLS: "invalidTLS"
             case .wire(let code): code.description
             }
         }
@@ -88,6 +90,9 @@ public struct CollectorError: Error, Sendable, CustomStringConvertible {
         /// The requests in flight hold the collector's whole memory budget for bodies; try again
         /// shortly (503 with `Retry-After`).
         public static let busy = Code(.busy)
+        /// The TLS certificate chain or private key cannot be read, or do not go together: the
+        /// collector does not start (``CollectorTLS``).
+        public static let invalidTLS = Code(.invalidTLS)
         /// The app key or admin token is missing or wrong (401).
         public static let unauthorized = Code(.unauthorized)
         /// The request body is larger than the collector accepts (413).

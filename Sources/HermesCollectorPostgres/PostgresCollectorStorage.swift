@@ -180,22 +180,23 @@ public final class PostgresCollectorStorage: CollectorStorage {
     }
 
     /// The columns ``fetchEvents(_:_:)`` reads, in its order.
-    static let eventColumns = "namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, id"
+    static let eventColumns = "namespace, report_id, monitor_type, create_time, meta, payload, device_id, batch_id, received_at, app_key_id, id"
 
     /// Runs a `SELECT` of ``eventColumns`` and reads the events it answers.
     func fetchEvents(_ sql: String, _ binds: PostgresBindings) async throws -> [StoredEvent] {
         let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger)
         var events: [StoredEvent] = []
-        for try await row in rows.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
+        for try await row in rows.decode(EventRow.self) {
             events.append(try Self.event(row))
         }
         return events
     }
 
-    /// A stored event from a row of `events`' columns, `id` last.
-    static func event(
-        _ row: (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64)
-    ) throws(CollectorError) -> StoredEvent {
+    /// A row of ``eventColumns``, as postgres-nio decodes it.
+    typealias EventRow = (String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, String?, Int64)
+
+    /// A stored event from a row of ``eventColumns``, `id` last.
+    static func event(_ row: EventRow) throws(CollectorError) -> StoredEvent {
         let meta: JSONValue
         do {
             meta = try JSONValue(parsing: Array(row.4.utf8))
@@ -204,7 +205,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
         }
         return StoredEvent(
             namespace: row.0, reportID: row.1, monitorType: row.2, createTime: row.3, meta: meta,
-            payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8, id: row.9
+            payload: row.5.map { Array($0.readableBytesView) }, deviceID: row.6, batchID: row.7, receivedAt: row.8, appKeyID: row.9, id: row.10
         )
     }
 

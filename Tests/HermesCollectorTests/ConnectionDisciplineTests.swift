@@ -23,8 +23,8 @@ struct ConnectionDisciplineTests {
         let silent = try RawConnection(port: server.port)
         let halfHead = try RawConnection(port: server.port)
         halfHead.send("POST /v1/upload/meta HTTP/1.1\r\nHost: x\r\n")
-        #expect(silent.isClosedByServer(within: .seconds(10)))
-        #expect(halfHead.isClosedByServer(within: .seconds(10)))
+        #expect(await silent.isClosedByServer(within: .seconds(10)))
+        #expect(await halfHead.isClosedByServer(within: .seconds(10)))
         #expect(metrics.snapshot.connectionsTimedOut >= 2)
         try await server.shutdown()
     }
@@ -36,7 +36,7 @@ struct ConnectionDisciplineTests {
         stalled.send(
             "POST /v1/upload/meta HTTP/1.1\r\nHost: x\r\nX-Hermes-App-Key: \(CollectorFixture.appKey)\r\n"
                 + "X-Hermes-Namespace: shop\r\nContent-Length: 1000\r\n\r\nabc")
-        #expect(stalled.isClosedByServer(within: .seconds(10)))
+        #expect(await stalled.isClosedByServer(within: .seconds(10)))
         #expect(metrics.snapshot.connectionsTimedOut >= 1)
         try await server.shutdown()
     }
@@ -50,7 +50,10 @@ struct ConnectionDisciplineTests {
         let deadline = ContinuousClock.now + .seconds(10)
         while metrics.snapshot.connectionsRefused == 0, ContinuousClock.now < deadline { await Task.yield() }
         #expect(metrics.snapshot.connectionsRefused == 1)
-        let closed = connections.indices.filter { connections[$0].isClosedByServer(within: .milliseconds(500)) }
+        var closed: [Int] = []
+        for index in connections.indices {
+            if await connections[index].isClosedByServer(within: .milliseconds(500)) { closed.append(index) }
+        }
         #expect(closed.count == 1)
         // And once one of the two held is gone, a request is answered again (as soon as the
         // collector has seen it go: asked again until then, for 10 s at most)

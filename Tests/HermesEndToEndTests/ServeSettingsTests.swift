@@ -70,6 +70,7 @@ struct ServeSettingsTests {
         #expect(summary.contains("port = 9000 (environment variable HERMES_PORT)"))
         #expect(summary.contains("retention-days = 30 (flag)"))
         #expect(summary.contains("app-key-rate = no limit"))
+        #expect(summary.contains("tls-cert-file = none (plain HTTP)"))
         let bound = try await CollectorServeCommandTests.settings(
             ["--storage", "c.sqlite", "--admin-token", "t"] + CollectorServeCommandTests.aesKey,
             environment: ["HERMES_APP_KEY": "open-key, pay-key pay hermes"])
@@ -81,7 +82,7 @@ struct ServeSettingsTests {
         #expect(scoped.summary.contains("token = admin+configure, read (redacted) (flag)"))
         #expect(
             await Self.refusal(Self.required + ["--token", "t2 wrte"])
-                == #"--token: give each token with its scopes (read, configure, admin), as "TOKEN read"."#)
+                == #"--token: give each token with its scopes (ingest, read, configure, admin), as "TOKEN read"."#)
         let limited = try await CollectorServeCommandTests.settings(Self.required, environment: ["HERMES_APP_KEY_RATE": "50"])
         #expect(limited.collector.appKeyRequestsPerSecond == 50)
         #expect(limited.summary.contains("app-key-rate = 50 a second per app key (environment variable HERMES_APP_KEY_RATE)"))

@@ -76,7 +76,8 @@ package enum CrashGroupQueries {
     package static func latest(_ dialect: Dialect) -> String {
         numbered(
             """
-            SELECT e.namespace, e.report_id, e.monitor_type, e.create_time, e.meta, e.payload, e.device_id, e.batch_id, e.received_at, e.id
+            SELECT e.namespace, e.report_id, e.monitor_type, e.create_time, e.meta, e.payload, e.device_id, e.batch_id, e.received_at, e.app_key_id,
+                e.id
             FROM crash_members m
             JOIN events e ON e.namespace = m.namespace AND e.report_id = m.report_id AND e.create_time = m.create_time
             WHERE m.signature = ? AND m.create_time >= ? AND m.create_time < ?

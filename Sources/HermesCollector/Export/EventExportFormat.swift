@@ -5,8 +5,8 @@ package import HermesWire
 /// bytes for the same records.
 ///
 /// - ``ndjson``: the record's JSON object on one line (keys sorted, no whitespace): `namespace`,
-///   `reportID`, `monitorType`, `createTime`, `receivedAt`, `deviceID`, `batchID`, `meta` (the
-///   stored meta object) and `payloadBytes` (the payload's size, not its bytes, or `null`).
+///   `reportID`, `monitorType`, `createTime`, `receivedAt`, `deviceID`, `batchID`, `appKeyID`, `meta`
+///   (the stored meta object) and `payloadBytes` (the payload's size, not its bytes, or `null`).
 /// - ``csv``: RFC 4180 (CRLF line ends; a cell holding a comma, a quote, CR or LF is quoted,
 ///   its quotes doubled) under a header row of fixed columns; a text cell that starts with
 ///   `=`, `+`, `-`, `@`, a tab or CR gets a leading `'`, so that a spreadsheet does not run it

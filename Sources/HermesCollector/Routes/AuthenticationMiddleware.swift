@@ -12,14 +12,17 @@ struct AuthenticationMiddleware<Context: RequestContext>: RouterMiddleware {
         return Self { request throws(CollectorError) in try request.requireBearer(allowed, scope: scope) }
     }
 
-    /// `X-Hermes-App-Key` with one of `appKeys`, for a namespace it may write (`namespaces`, by
-    /// key), within its rate when a `limiter` is given (a refusal counted by key id in `metrics`).
+    /// `X-Hermes-App-Key` with one of `appKeys` (or, without that header, `Authorization: Bearer`
+    /// with a token of `tokens` whose scopes allow ``TokenScope/ingest``), for a namespace it may
+    /// write (`namespaces`, by key), within its rate when a `limiter` is given (a refusal counted
+    /// by key id in `metrics`).
     static func appKey(
-        in appKeys: Set<String>, namespaces: [String: Set<String>] = [:], limiter: AppKeyRateLimiter? = nil,
-        metrics: CollectorMetrics? = nil, wallClock: @escaping @Sendable () -> Int64
+        in appKeys: Set<String>, tokens: [String: Set<TokenScope>] = [:], namespaces: [String: Set<String>] = [:],
+        limiter: AppKeyRateLimiter? = nil, metrics: CollectorMetrics? = nil, wallClock: @escaping @Sendable () -> Int64
     ) -> Self {
-        Self { request throws(CollectorError) in
-            let key = try request.requireAppKey(in: appKeys)
+        let ingestTokens = Array(tokens.filter { $0.value.contains { $0.allows(.ingest) } }.keys)
+        return Self { request throws(CollectorError) in
+            let key = try request.requireAppKey(in: appKeys, orIngestToken: ingestTokens)
             if let allowed = namespaces[key], let namespace = request.headers[.hermesNamespace], !allowed.contains(namespace) {
                 throw CollectorError(.namespaceNotAllowed, "this app key may not write namespace \(namespace)")
             }

@@ -13,6 +13,7 @@ extension StoredEvent {
             "deviceID": deviceID.map(JSONValue.string) ?? .null,
             "batchID": batchID.map(JSONValue.string) ?? .null,
             "receivedAt": .int(receivedAt),
+            "appKeyID": appKeyID.map(JSONValue.string) ?? .null,
         ]
     }
 }

@@ -11,7 +11,8 @@ struct UploadHeaders: Sendable {
     var batchID: String?
     /// `X-Hermes-Packet-Version`, or `nil` to tell by the body's magic bytes.
     var packetVersion: UInt8?
-    /// The id of `X-Hermes-App-Key` (``AppKeyID``), stored with the records.
+    /// The id (``AppKeyID``) of `X-Hermes-App-Key`, or of the ingest token that stood for it,
+    /// stored with the records.
     var appKeyID: String?
 
     /// Reads the headers of a request.
@@ -24,7 +25,8 @@ struct UploadHeaders: Sendable {
         self.namespace = namespace
         deviceID = fields[.hermesDeviceID]
         batchID = fields[.hermesBatchID]
-        appKeyID = fields[.hermesAppKey].map(AppKeyID.of)
+        // The credential was checked before the route ran (AuthenticationMiddleware).
+        appKeyID = (fields[.hermesAppKey] ?? fields.bearerToken.map(String.init)).map(AppKeyID.of)
         if let version = fields[.hermesPacketVersion] {
             guard let number = UInt8(version) else {
                 throw CollectorError(.invalidHeader, "\(HermesHeader.packetVersion) must be 1 or 2")

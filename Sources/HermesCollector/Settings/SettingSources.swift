@@ -47,6 +47,7 @@ package struct SettingSources {
         Setting(option: "max-body-bytes", kind: .wholeNumber), Setting(option: "max-connections-per-address", kind: .wholeNumber),
         Setting(option: "max-bytes-in-flight", kind: .wholeNumber), Setting(option: "retention-days", kind: .wholeNumber),
         Setting(option: "app-key-rate", kind: .wholeNumber),
+        Setting(option: "tls-cert-file", kind: .text), Setting(option: "tls-key-file", kind: .text),
         Setting(option: "sync-schema", kind: .text), Setting(option: "sync-history-days", kind: .wholeNumber),
         Setting(option: "log-level", kind: .text), Setting(option: "log-json", kind: .flag, aliases: ["logJson"]),
         Setting(option: "v1-key", kind: .text, isSecret: true), Setting(option: "v1-iv", kind: .text, isSecret: true),

@@ -150,6 +150,7 @@ public struct SQLiteCollectorStorage: CollectorStorage {
             deviceID: row["device_id"],
             batchID: row["batch_id"],
             receivedAt: row["received_at"],
+            appKeyID: row["app_key_id"],
             id: row["id"]
         )
     }

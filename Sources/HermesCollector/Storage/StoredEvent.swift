@@ -22,11 +22,14 @@ public struct StoredEvent: Sendable, Hashable {
     public var batchID: String?
     /// When the collector received it, in milliseconds since 1970.
     public var receivedAt: Int64
+    /// The id of the app key (or ingest token) the upload carried: the first 8 hex digits of its
+    /// SHA-256, never the secret; `nil` for records stored before keys were recorded.
+    public var appKeyID: String?
 
     /// Creates a stored event.
     public init(
         namespace: String, reportID: String, monitorType: String, createTime: Int64, meta: JSONValue,
-        payload: [UInt8]?, deviceID: String?, batchID: String?, receivedAt: Int64, id: Int64 = 0
+        payload: [UInt8]?, deviceID: String?, batchID: String?, receivedAt: Int64, appKeyID: String? = nil, id: Int64 = 0
     ) {
         self.id = id
         self.namespace = namespace
@@ -38,5 +41,6 @@ public struct StoredEvent: Sendable, Hashable {
         self.deviceID = deviceID
         self.batchID = batchID
         self.receivedAt = receivedAt
+        self.appKeyID = appKeyID
     }
 }

@@ -77,7 +77,7 @@ extension PostgresCollectorStorage {
                 var latest: StoredEvent?
                 let events = try await connection.query(
                     PostgresQuery(unsafeSQL: CrashGroupQueries.latest(.postgres), binds: groupBinds), logger: logger)
-                for try await row in events.decode((String, String, String, Int64, String, ByteBuffer?, String?, String?, Int64, Int64).self) {
+                for try await row in events.decode(Self.EventRow.self) {
                     latest = try Self.event(row)
                 }
                 var buckets: [CrashBucket] = []

@@ -91,7 +91,7 @@ struct CollectorServeCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("token"),
         help:
-            "A bearer token and what it may do besides the admin token: \"TOKEN read\", \"TOKEN configure\", \"TOKEN admin\" (several scopes allowed). Repeatable."
+            "A bearer token and what it may do besides the admin token: \"TOKEN ingest\" (upload as an app key does), \"TOKEN read\", \"TOKEN configure\", \"TOKEN admin\" (several scopes allowed). Repeatable."
     )
     var tokens: [String] = []
 
@@ -104,6 +104,14 @@ struct CollectorServeCommand: AsyncParsableCommand {
             "The uploads a second each app key may make on average, five seconds' worth at once, per instance; past it: 429 with Retry-After. (default: no limit)"
     )
     var appKeyRate: Int?
+
+    @Option(
+        name: .customLong("tls-cert-file"),
+        help: "Serve HTTPS with this PEM certificate chain (the server's certificate first); with --tls-key-file. (default: plain HTTP)")
+    var tlsCertFile: String?
+
+    @Option(name: .customLong("tls-key-file"), help: "The PEM private key of --tls-cert-file's certificate.")
+    var tlsKeyFile: String?
 
     @Option(
         name: .customLong("max-bytes-in-flight"),

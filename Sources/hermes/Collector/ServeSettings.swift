@@ -126,6 +126,19 @@ struct ServeSettings {
             collector.maxBytesInFlight = inFlight
         }
 
+        switch (try text(flags.tlsCertFile, "tls-cert-file"), try text(flags.tlsKeyFile, "tls-key-file")) {
+        case (let certificate?, let key?):
+            let tls = CollectorTLS(certificateChainFile: certificate, privateKeyFile: key)
+            do {
+                try tls.check()
+            } catch {
+                throw ValidationError("--tls-cert-file, --tls-key-file: \(error.message)")
+            }
+            collector.tls = tls
+        case (nil, nil): break
+        default: throw ValidationError("Give --tls-cert-file and --tls-key-file together, or neither for plain HTTP.")
+        }
+
         let syncHistoryDays = try number(flags.syncHistoryDays, "sync-history-days")
         if let syncHistoryDays, syncHistoryDays < 1 { throw ValidationError("--sync-history-days must be at least 1.") }
         if let path = try text(flags.syncSchema, "sync-schema") {
@@ -144,6 +157,8 @@ struct ServeSettings {
         var lines: [(String, String)] = [
             ("storage", location.postgresURL == nil ? Self.sqlitePath(location) : "postgres://… (redacted)"),
             ("host", collector.host), ("port", String(collector.port)),
+            ("tls-cert-file", collector.tls?.certificateChainFile ?? "none (plain HTTP)"),
+            ("tls-key-file", collector.tls?.privateKeyFile ?? "none"),
             ("app-key", "\(collector.appKeys.count) (redacted), \(collector.appKeyNamespaces.count) bound to namespaces"),
             ("token", tokens.isEmpty ? "none" : tokens.joined(separator: ", ") + " (redacted)"),
             ("admin-token", "(redacted)"),

@@ -20,16 +20,18 @@ struct EventExportRouteTests {
     }
 
     /// shop a1 (user u1, session s1, version 1.0, a payload) and shop a2 (a user that reads as a
-    /// formula, a campaign with a comma and a quote) from device dev-1; other b1 from dev-2.
+    /// formula, a campaign with a comma and a quote) from device dev-1 with app key id 5e1f00d1;
+    /// other b1 from dev-2.
     static func seed(_ storage: any CollectorStorage) async throws {
-        _ = try await storage.store(
-            IngestBatch(
-                records: [
-                    try record(
-                        "a1", time: 1000, extra: ["USER_ID": "u1", "SESSION_ID": "s1", "APP_VERSION": "1.0"], payload: [1, 2, 3]),
-                    try record("a2", type: "refund", time: 2000, extra: ["USER_ID": "=HYPERLINK(\"x\")", "campaign": "b,\"c\""]),
-                ],
-                deviceID: "dev-1", batchID: "batch-1", receivedAt: 42))
+        var first = IngestBatch(
+            records: [
+                try record(
+                    "a1", time: 1000, extra: ["USER_ID": "u1", "SESSION_ID": "s1", "APP_VERSION": "1.0"], payload: [1, 2, 3]),
+                try record("a2", type: "refund", time: 2000, extra: ["USER_ID": "=HYPERLINK(\"x\")", "campaign": "b,\"c\""]),
+            ],
+            deviceID: "dev-1", batchID: "batch-1", receivedAt: 42)
+        first.appKeyID = "5e1f00d1"
+        _ = try await storage.store(first)
         _ = try await storage.store(
             IngestBatch(
                 records: [try record("b1", namespace: "other", time: 1500, extra: ["USER_ID": "u1", "SESSION_ID": "s2", "APP_VERSION": "2.0"])],
@@ -73,9 +75,9 @@ struct EventExportRouteTests {
             let ndjson = try await Self.download(client, "ndjson", type: "application/x-ndjson")
             #expect(
                 ndjson == """
-                    {"batchID":"batch-1","createTime":1000,"deviceID":"dev-1","meta":\(Self.metaA1),"monitorType":"order","namespace":"shop","payloadBytes":3,"receivedAt":42,"reportID":"a1"}
-                    {"batchID":null,"createTime":1500,"deviceID":"dev-2","meta":\(Self.metaB1),"monitorType":"order","namespace":"other","payloadBytes":null,"receivedAt":50,"reportID":"b1"}
-                    {"batchID":"batch-1","createTime":2000,"deviceID":"dev-1","meta":\(Self.metaA2),"monitorType":"refund","namespace":"shop","payloadBytes":null,"receivedAt":42,"reportID":"a2"}
+                    {"appKeyID":"5e1f00d1","batchID":"batch-1","createTime":1000,"deviceID":"dev-1","meta":\(Self.metaA1),"monitorType":"order","namespace":"shop","payloadBytes":3,"receivedAt":42,"reportID":"a1"}
+                    {"appKeyID":null,"batchID":null,"createTime":1500,"deviceID":"dev-2","meta":\(Self.metaB1),"monitorType":"order","namespace":"other","payloadBytes":null,"receivedAt":50,"reportID":"b1"}
+                    {"appKeyID":"5e1f00d1","batchID":"batch-1","createTime":2000,"deviceID":"dev-1","meta":\(Self.metaA2),"monitorType":"refund","namespace":"shop","payloadBytes":null,"receivedAt":42,"reportID":"a2"}
 
                     """)
         }
@@ -200,7 +202,7 @@ struct EventExportRouteTests {
         let connection = try RawConnection(port: server.port)
         connection.send(
             "GET /v1/events/export HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(CollectorFixture.adminToken)\r\n\r\n")
-        let bytes = try #require(connection.bytesUntilClosed(within: .seconds(30)))
+        let bytes = try #require(await connection.bytesUntilClosed(within: .seconds(30)))
         try await server.shutdown()
         // Then the answer started (200, chunked), holds the first page, and is cut: the
         // connection closed without the last chunk

@@ -65,12 +65,12 @@ struct EventRoutesTests {
                     [
                         "namespace": "shop", "reportID": "s1", "monitorType": "order", "createTime": 1000,
                         "meta": ["REPORT_ID": "s1", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 1000],
-                        "payloadBytes": nil, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
+                        "payloadBytes": nil, "deviceID": "device-9", "batchID": nil, "receivedAt": 42, "appKeyID": nil,
                     ],
                     [
                         "namespace": "shop", "reportID": "s2", "monitorType": "order", "createTime": 2000,
                         "meta": ["REPORT_ID": "s2", "NAMESPACE": "shop", "MONITOR_TYPE": "order", "IS_BIZ": true, "CREATE_TIME": 2000],
-                        "payloadBytes": 3, "deviceID": "device-9", "batchID": nil, "receivedAt": 42,
+                        "payloadBytes": 3, "deviceID": "device-9", "batchID": nil, "receivedAt": 42, "appKeyID": nil,
                     ],
                 ])
         }

@@ -1,4 +1,4 @@
-import HermesCollector
+@testable import HermesCollector
 import HermesWire
 import HTTPTypes
 import Hummingbird
@@ -31,5 +31,28 @@ struct TokenScopeTests {
             }
             #expect(try await status(HermesPath.events, .get, token: "nobody") == .unauthorized)
         }
+    }
+
+    @Test func anIngestTokenUploadsAsAnAppKeyAndIsStoredByItsIDOnly() async throws {
+        var fixture = try CollectorFixture()
+        fixture.configuration.tokens = ["backend-job": [.ingest], "reader": [.read]]
+        let format = try #require(try CollectorFixture.formats()["v2-gcm"])
+        let body = try format.encode(Packet(kind: .meta, metaLines: [try CollectorFixture.metaLine("from-backend")]))
+        try await fixture.test { client throws in
+            func upload(_ token: String, appKey: String? = nil) async throws -> HTTPResponse.Status {
+                var headers: HTTPFields = [.hermesNamespace: CollectorFixture.namespace, .authorization: "Bearer \(token)"]
+                headers[.hermesAppKey] = appKey
+                return try await client.execute(uri: HermesPath.upload(.meta), method: .post, headers: headers, body: ByteBuffer(bytes: body)).status
+            }
+            // A token of another scope, a wrong app key beside a good token, and the token for reading: refused
+            #expect(try await upload("reader") == .unauthorized)
+            #expect(try await upload("backend-job", appKey: "not-a-key") == .unauthorized)
+            #expect(try await client.admin(HermesPath.events, method: .get, token: "backend-job").status == .unauthorized)
+            // The ingest token alone: stored
+            #expect(try await upload("backend-job") == .ok)
+        }
+        let stored = try await fixture.storedEvents()
+        #expect(stored.map(\.reportID) == ["from-backend"])
+        #expect(stored.first?.appKeyID == AppKeyID.of("backend-job"))
     }
 }

@@ -6,8 +6,9 @@ import Darwin
 #endif
 
 /// A plain TCP connection to a loopback port, for tests of what the collector does with
-/// connections that send little or nothing. Blocking: each wait has its own deadline.
-final class RawConnection {
+/// connections that send little or nothing. Each wait has its own deadline and blocks a thread
+/// of its own, never one of the concurrency pool the collector under test runs on.
+final class RawConnection: Sendable {
     private let descriptor: Int32
 
     /// Connects to 127.0.0.1:`port`.
@@ -38,13 +39,20 @@ final class RawConnection {
 
     /// Whether the server closed the connection (end of stream or reset) within `timeout`;
     /// any bytes it sent first are read and dropped.
-    func isClosedByServer(within timeout: Duration) -> Bool {
-        bytesUntilClosed(within: timeout) != nil
+    func isClosedByServer(within timeout: Duration) async -> Bool {
+        await bytesUntilClosed(within: timeout) != nil
     }
 
     /// The bytes the server sent until it closed the connection (end of stream or reset), or
     /// `nil` if it had not closed it within `timeout`.
-    func bytesUntilClosed(within timeout: Duration) -> [UInt8]? {
+    func bytesUntilClosed(within timeout: Duration) async -> [UInt8]? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.readUntilClosed(within: timeout)) }.start()
+        }
+    }
+
+    /// ``bytesUntilClosed(within:)``, blocking the calling thread.
+    private func readUntilClosed(within timeout: Duration) -> [UInt8]? {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4_096)
         var received: [UInt8] = []

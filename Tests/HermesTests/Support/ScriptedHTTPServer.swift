@@ -8,7 +8,8 @@ import Synchronization
 
 /// A TCP listener on 127.0.0.1 whose connections follow a script on their own threads: what an
 /// HTTP server does wrong or slowly, with every byte it received kept for the test to check.
-/// Every blocking call gives up after 10 s, so a test cannot hang on it.
+/// Every blocking call gives up after 60 s, so a test cannot hang on it (and a loaded machine
+/// running hundreds of tests at once does not see a connection close between two requests).
 final class ScriptedHTTPServer: Sendable {
     /// One accepted connection, as the script sees it.
     struct Connection {
@@ -54,7 +55,7 @@ final class ScriptedHTTPServer: Sendable {
             }
         }
 
-        /// Waits (10 s at most) until the client closes the connection.
+        /// Waits (60 s at most) until the client closes the connection.
         func waitForClose() {
             var byte = [UInt8](repeating: 0, count: 1)
             while receive(&byte) > 0 {}
@@ -107,7 +108,7 @@ final class ScriptedHTTPServer: Sendable {
                     return
                 }
                 let index = log.accepted.add(1, ordering: .relaxed).oldValue
-                var timeout = timeval(tv_sec: 10, tv_usec: 0)
+                var timeout = timeval(tv_sec: 60, tv_usec: 0)
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let connection = Connection(descriptor: descriptor, index: index, log: log)
                 Thread {

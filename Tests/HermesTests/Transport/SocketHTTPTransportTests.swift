@@ -113,7 +113,7 @@ struct SocketHTTPTransportTests {
             try await SocketHTTPTransport().send(post(server.port, "a", timeout: .milliseconds(300)))
         }
 
-        // Then it fails as timed out (the server would have closed the connection only after 10 s)
+        // Then it fails as timed out (the server would have closed the connection only after 60 s)
         #expect(error?.code == .timedOut)
         #expect(server.requests.count == 1)
     }
@@ -149,7 +149,7 @@ struct SocketHTTPTransportTests {
     }
 
     @Test func cancellingTheCallerEndsAWaitingExchange() async throws {
-        // Given a server that tells when a request arrived and never answers (for 10 s)
+        // Given a server that tells when a request arrived and never answers (for 60 s)
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
         let server = try ScriptedHTTPServer { connection in
             connection.readRequest()
@@ -165,8 +165,9 @@ struct SocketHTTPTransportTests {
         _ = await iterator.next()
         task.cancel()
 
-        // Then the send ends with a cancellation, before the server or the timeout gave up
+        // Then the send ends with a cancellation, before the server or the timeout gave up (either
+        // would have ended it with another error)
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(ContinuousClock.now - began < .seconds(10))
+        #expect(ContinuousClock.now - began < .seconds(30))
     }
 }

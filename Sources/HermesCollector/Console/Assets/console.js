@@ -350,7 +350,7 @@ async function recordView(createTime, id) {
     el("h1", {}, `${record.type} · ${record.namespace}`),
     el("div", { class: "panel" }, table(["Field", "Value"], [
       ["Report id", record.reportID], ["Created", time(record.createTime)], ["Received", time(record.receivedAt)],
-      ["User", record.user ?? ""], ["Session", record.session ?? ""], ["Device", record.device ?? ""], ["App version", record.appVersion ?? ""], ["Batch", record.batchID ?? ""],
+      ["User", record.user ?? ""], ["Session", record.session ?? ""], ["Device", record.device ?? ""], ["App version", record.appVersion ?? ""], ["Batch", record.batchID ?? ""], ["App key id", record.appKeyID ?? ""],
     ].map((cells) => ({ cells })))),
     el("div", { class: "panel" }, el("h2", {}, "Meta"), el("pre", { id: "record-meta" }, JSON.stringify(record.meta, null, 2))),
     el("div", { class: "panel" }, el("h2", {}, "Payload"), payload));

@@ -24,6 +24,7 @@ extension StoredEvent {
         guard case .object(var fields) = consoleSummary else { return consoleSummary }
         fields["reportID"] = .string(reportID)
         fields["batchID"] = batchID.map(JSONValue.string) ?? .null
+        fields["appKeyID"] = appKeyID.map(JSONValue.string) ?? .null
         fields["meta"] = meta
         fields["payloadText"] = payload.flatMap(Self.text) ?? .null
         return .object(fields)

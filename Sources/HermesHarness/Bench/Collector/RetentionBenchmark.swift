@@ -61,7 +61,10 @@ package struct RetentionBenchmark {
     }
 
     private func once(_ location: String, logger: Logger) async throws -> Run {
-        let storage = try await PostgresCollectorStorage.open(url: location, logger: logger)
+        var options = PostgresCollectorStorage.Options()
+        // A fresh database is created and migrated per run; a loaded machine may take a while.
+        options.openTimeout = .seconds(60)
+        let storage = try await PostgresCollectorStorage.open(url: location, logger: logger, options: options)
         do {
             let run = try await measure(storage, logger: logger)
             await storage.close()
