@@ -2,7 +2,8 @@ public import Foundation
 public import HermesTransport
 import HermesWire
 
-/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes `Transport`.
+/// Sends sync requests to a collector's `POST /v1/sync` over a Hermes `Transport`, gzipped both
+/// ways (`SyncCompression`).
 ///
 /// The default, `PlatformTransport`, is the one the reporting SDK uses: `URLSession` on
 /// Apple platforms and for `https://`, and plain sockets for `http://` on Linux (no libcurl work per
@@ -38,12 +39,21 @@ public struct HTTPSyncTransport: SyncTransport {
         self.timeout = timeout
     }
 
+    /// The most bytes an answer may inflate to: far above a page of missed change sets.
+    static let maximumAnswerBytes = 256 << 20
+
+    /// Sends `request` (gzipped above ``SyncCompression/smallestCompressed`` bytes, at the fast
+    /// level that spares the battery), accepting a gzipped answer, and returns the answer's JSON.
     public func exchange(_ request: [UInt8]) async throws -> [UInt8] {
-        let response = try await transport.send(
-            TransportRequest(
-                method: "POST", url: url, headers: ["Content-Type": "application/json", HermesHeader.appKey: appKey], body: request, timeout: timeout
-            ))
+        var headers = ["Content-Type": "application/json", "Accept-Encoding": "gzip", HermesHeader.appKey: appKey]
+        var body = request
+        if request.count > SyncCompression.smallestCompressed {
+            body = try Gzip.compress(request, level: Gzip.fastLevel)
+            headers["Content-Encoding"] = "gzip"
+        }
+        let response = try await transport.send(TransportRequest(method: "POST", url: url, headers: headers, body: body, timeout: timeout))
         guard response.status == 200 else { throw Failure(status: response.status) }
-        return response.body
+        // Told by its bytes, not its headers: a platform HTTP stack may have inflated it already.
+        return SyncCompression.isGzip(response.body) ? try Gzip.decompress(response.body, limit: Self.maximumAnswerBytes) : response.body
     }
 }

@@ -5,6 +5,10 @@ import Logging
 /// `POST /v1/sync`, behind the app key check (``AuthenticationMiddleware``): reads a
 /// ``SyncRequest``, answers a ``SyncAnswer`` (see docs/sync.md). A body that is not a valid
 /// request is refused with 400 and nothing is applied.
+///
+/// Compression both ways: a body sent with `Content-Encoding: gzip` is inflated, to at most the
+/// bytes a plain body may have (``SyncCompression``); an answer of more than a kilobyte goes
+/// gzipped when the request's `Accept-Encoding` names gzip.
 struct SyncRoutes {
     let server: SyncServer
     let maxBodyBytes: Int
@@ -20,15 +24,17 @@ struct SyncRoutes {
     }
 
     private func sync(_ request: Request) async throws -> Response {
-        // The body, and the values parsed from it.
-        try await budget.withReservation(4 * request.bodyReservation(upTo: maxBodyBytes)) { try await answer(request) }
+        // The body, what it inflates to, and the values parsed from that.
+        let gzipped = SyncCompression.isGzip(request.headers[.contentEncoding])
+        let body = request.bodyReservation(upTo: maxBodyBytes)
+        return try await budget.withReservation(gzipped ? body + 4 * maxBodyBytes : 4 * body) { try await answer(request, gzipped: gzipped) }
     }
 
-    private func answer(_ request: Request) async throws -> Response {
+    private func answer(_ request: Request, gzipped: Bool) async throws -> Response {
         let body = try await request.bodyBytes(upTo: maxBodyBytes)
         let syncRequest: SyncRequest
         do throws(HermesWireError) {
-            syncRequest = try SyncRequest(jsonBytes: body)
+            syncRequest = try SyncRequest(jsonBytes: gzipped ? try Gzip.decompress(body, limit: maxBodyBytes) : body)
         } catch {
             throw CollectorError(error)
         }
@@ -44,6 +50,10 @@ struct SyncRoutes {
                 "client_id": "\(syncRequest.clientID)", "change_sets": "\(syncRequest.changeSets.count)", "conflicts": "\(conflicts)",
                 "max_revision": "\(answer.maxRevision)", "has_more": "\(answer.hasMore)",
             ])
-        return .json(bytes: try answer.jsonBytes())
+        let json = try answer.jsonBytes()
+        guard SyncCompression.accepts(request.headers[.acceptEncoding]), json.count > SyncCompression.smallestCompressed else {
+            return .json(bytes: json)
+        }
+        return .json(bytes: try Gzip.compress(json), headers: [.contentEncoding: "gzip", .vary: "Accept-Encoding"])
     }
 }

@@ -22,7 +22,8 @@ public struct SyncServer: Sendable {
     }
 
     /// The answer to `request`: the outcome of each of its change sets (at most
-    /// ``SyncRules/maximumChangeSets``), then one page of missed change sets.
+    /// ``SyncRules/maximumChangeSets``), then one page of missed change sets, without the
+    /// revisions this request's own change sets were applied at (their outcomes carry them).
     /// - Parameters:
     ///   - request: the device's request.
     ///   - now: milliseconds since 1970.
@@ -42,7 +43,11 @@ public struct SyncServer: Sendable {
                 ))
         }
         var answer = try await storage.page(after: request.maxRevision, cursor: request.cursor, limit: rules.pageRecords)
-        answer.changeSets = outcomes + answer.changeSets
+        // No echo: the device's own applied change sets come back as their outcomes (with their
+        // records), not again among the missed ones; except in a full copy (a reset), which the
+        // device stores in place of everything it held.
+        let own = answer.reset ? [] : Set(outcomes.compactMap { $0.conflict == true ? nil : $0.revision })
+        answer.changeSets = outcomes + answer.changeSets.filter { $0.revision.map { !own.contains($0) } ?? true }
         return answer
     }
 }

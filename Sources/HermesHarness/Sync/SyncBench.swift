@@ -44,19 +44,23 @@ package struct SyncBench {
     }
 
     package func run() async throws -> BenchReport {
-        var catchUps: [Double] = []
+        var catchUps: [CatchUp] = []
         var drains: [Double] = []
         var openLoops: [Pushes] = []
         var saturated: [Pushes] = []
         for run in 0..<runs {
             catchUps.append(try await withServer(catchUp))
-            drains.append(try await withServer(drainOfflineQueue))
-            openLoops.append(try await withServer { try await openLoop($0, seed: seed &+ UInt64(run)) })
-            saturated.append(try await withServer(closedLoop))
+            drains.append(try await withServer { device, _ in try await drainOfflineQueue(device) })
+            openLoops.append(try await withServer { device, _ in try await openLoop(device, seed: seed &+ UInt64(run)) })
+            saturated.append(try await withServer { device, _ in try await closedLoop(device) })
         }
         let rate = Double(devices) / interval.seconds
         var report = BenchReport()
-        report.add("catch_up_100k_s", median(catchUps), "a new device receives 100,000 records (s, goal ≤ 5; median of \(runs) runs)")
+        report.add(
+            "catch_up_100k_s", median(catchUps.map(\.seconds)), "a new device receives 100,000 records (s, goal ≤ 5; median of \(runs) runs)")
+        report.add(
+            "catch_up_bytes_per_record", median(catchUps.map(\.bytesPerRecord)),
+            "  answer bytes on the wire per record received (gzipped, HTTP headers left out)")
         report.add(
             "offline_queue_s", median(drains),
             "a device sends the \(offlineChangeSets) change sets it queued offline (\(Self.offlineRecords) notes created, then edited in turn) (s)"
@@ -74,8 +78,11 @@ package struct SyncBench {
         return report
     }
 
-    /// Runs `body` against a collector with an empty sync store in a new directory, on loopback.
-    private func withServer<T: Sendable>(_ body: (_ device: (String, Int) throws -> SyncClient) async throws -> T) async throws -> T {
+    /// Runs `body` against a collector with an empty sync store in a new directory, on loopback;
+    /// every device's transport counts the answer bytes it receives in `received`.
+    private func withServer<T: Sendable>(
+        _ body: (_ device: (String, Int) throws -> SyncClient, _ received: ReceivedBytes) async throws -> T
+    ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -86,13 +93,15 @@ package struct SyncBench {
             storage: try SQLiteCollectorStorage.inMemory(), sync: server, logger: TortureLog.quiet
         )
         let baseURL = URL(string: "http://127.0.0.1:\(http.port)")!
+        let received = ReceivedBytes()
         do {
-            let result = try await body { id, maximumChangeSets in
+            let device = { (id: String, maximumChangeSets: Int) throws -> SyncClient in
                 try SyncClient(
                     path: directory.appendingPathComponent("\(id).sqlite").path, clientID: id, schema: SyncTortureSchema.schema,
-                    transport: HTTPSyncTransport(baseURL: baseURL, appKey: Self.appKey), maximumChangeSets: maximumChangeSets
+                    transport: HTTPSyncTransport(baseURL: baseURL, appKey: Self.appKey, transport: received), maximumChangeSets: maximumChangeSets
                 )
             }
+            let result = try await body(device, received)
             try await http.shutdown()
             return result
         } catch {
@@ -101,9 +110,16 @@ package struct SyncBench {
         }
     }
 
+    /// A catch-up's figures.
+    private struct CatchUp {
+        /// The new device's seconds, scaled to 100,000 records.
+        var seconds: Double
+        /// Answer bytes on the wire per record received.
+        var bytesPerRecord: Double
+    }
+
     /// One device writes the records (1,000 per change set); a new one receives them.
-    /// - Returns: the new device's seconds, scaled to 100,000 records.
-    private func catchUp(_ device: (String, Int) throws -> SyncClient) async throws -> Double {
+    private func catchUp(_ device: (String, Int) throws -> SyncClient, received: ReceivedBytes) async throws -> CatchUp {
         let writer = try device("writer", 2)
         for batch in stride(from: 0, to: records, by: 1_000) {
             try writer.write { changes in
@@ -114,9 +130,10 @@ package struct SyncBench {
         }
         try await writer.sync()
         let reader = try device("reader", 100)
+        let before = received.total
         let elapsed = try await ContinuousClock().measure { _ = try await reader.sync() }
         guard try reader.records("notes").count == records else { throw RunFailure("the new device did not receive every record") }
-        return elapsed.seconds * 100_000 / Double(records)
+        return CatchUp(seconds: elapsed.seconds * 100_000 / Double(records), bytesPerRecord: Double(received.total - before) / Double(records))
     }
 
     package static let offlineRecords = 10
