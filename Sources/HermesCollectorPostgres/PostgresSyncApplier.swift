@@ -20,7 +20,7 @@ struct PostgresSyncApplier {
 
     private var clientID: String { planner.clientID }
 
-    func apply(schemaVersion: Int64) async throws -> SyncChangeSet {
+    func apply() async throws -> SyncChangeSet {
         var state: (revision: Int64, nextID: Int64)?
         for try await row in try await connection.query(
             "SELECT revision, next_id FROM sync_state WHERE id = 1 FOR UPDATE", logger: logger
@@ -37,7 +37,7 @@ struct PostgresSyncApplier {
         if let outcome = recorded.outcome { return try SyncChangeSet(json: JSONValue(parsing: Array(outcome.utf8))) }
 
         var result: Result<SyncChangeSet, SyncRefusal>
-        if let refusal = planner.refusalBeforeWriting(schemaVersion: schemaVersion, lastSequence: recorded.lastSequence ?? 0) {
+        if let refusal = planner.refusalBeforeWriting(lastSequence: recorded.lastSequence ?? 0) {
             result = .failure(refusal)
         } else {
             try await connection.query("SAVEPOINT change_set", logger: logger)
@@ -54,6 +54,7 @@ struct PostgresSyncApplier {
         case .success(let applied): outcome = applied
         case .failure(let refusal): outcome = planner.refused(refusal, stored: try await stored(planner.keys(answering: refusal)))
         }
+        guard SyncApplyPlanner.recordsOutcome(of: outcome) else { return outcome }
         let text = try outcome.jsonString()
         try await connection.query(
             """

@@ -77,11 +77,10 @@ public final class PostgresSyncStorage: SyncStorage {
     public func apply(
         _ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64
     ) async throws(CollectorError) -> SyncChangeSet {
-        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
+        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID, schemaVersion: schemaVersion)
         return try await run("apply the change set") {
             try await client.withTransaction(logger: logger) { connection in
-                try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, now: now)
-                    .apply(schemaVersion: schemaVersion)
+                try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, now: now).apply()
             }
         }
     }

@@ -17,6 +17,11 @@ struct SyncAnswerApplier {
         var changed: [SyncRecordKey] = []
         for outcome in answer.outcomes {
             guard let sequence = outcome.sequence, let sent = try tables.queued(sequence, in: db) else { continue }
+            if outcome.reason == SyncConflictReason.schemaPending.rawValue {
+                // Kept queued as it is, with the records it made: sent again after an upgrade.
+                report.pending.append(sequence)
+                continue
+            }
             try tables.dequeue(sequence, in: db)
             if outcome.conflict == true {
                 for entry in sent.entries where entry.operation == .create { try tables.delete(key(entry.record), in: db) }

@@ -128,10 +128,11 @@ public final class SyncClient: Sendable {
             report.received += round.received
             report.maxRevision = round.maxRevision
             report.reset = report.reset || round.reset
+            report.pending += round.pending
             if round.reset { continuation.yield(.reset) }
             for conflict in round.conflicts { continuation.yield(.conflict(conflict)) }
             if !changed.isEmpty { continuation.yield(.changed(changed)) }
-            if !answer.hasMore && (!anyQueued || request.changeSets.isEmpty) { break }
+            if !answer.hasMore && (!anyQueued || request.changeSets.isEmpty || !round.pending.isEmpty) { break }
         }
         return report
     }

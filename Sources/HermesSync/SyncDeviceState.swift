@@ -33,7 +33,22 @@ struct SyncDeviceState: Equatable {
                     """)
             try SyncTables.createOutbox(in: db)
         }
+        migrator.registerMigration("hermes-sync-device-v2: schema version") { db in
+            try db.execute(sql: "ALTER TABLE hermes_sync_state ADD COLUMN schema_version INTEGER")
+        }
         return migrator
+    }
+
+    /// Remembers the schema version the app speaks. When it differs from the one remembered (the
+    /// app was updated), the device asks for every record again from revision 0, so that the
+    /// values of attributes its old schema did not have arrive; its queued change sets stay.
+    static func adopt(schemaVersion: Int64, in db: Database) throws {
+        let stored = try Int64.fetchOne(db, sql: "SELECT schema_version FROM hermes_sync_state WHERE id = 1")
+        guard stored != schemaVersion else { return }
+        if stored != nil {
+            try db.execute(sql: "UPDATE hermes_sync_state SET max_revision = 0, cursor = NULL WHERE id = 1")
+        }
+        try db.execute(sql: "UPDATE hermes_sync_state SET schema_version = ? WHERE id = 1", arguments: [schemaVersion])
     }
 
     /// Starts the state of a new device `clientID`; an existing one is kept.

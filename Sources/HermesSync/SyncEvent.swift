@@ -41,6 +41,9 @@ public struct SyncReport: Sendable, Hashable {
     public var applied: [Int64] = []
     /// This device's change sets the server refused.
     public var conflicts: [SyncConflict] = []
+    /// Sequences of this device's change sets that wait, still queued, for the server and the
+    /// app to speak one schema version (`schemaPending`); the sync stops at the first.
+    public var pending: [Int64] = []
     /// Records received from other devices (including deletes).
     public var received = 0
     /// The device's revision afterwards.

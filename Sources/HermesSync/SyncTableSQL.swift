@@ -60,6 +60,11 @@ struct SyncTableSQL: Sendable {
         deleteServerRowsExcept = "DELETE FROM \(table) WHERE id > 0 AND id NOT IN "
     }
 
+    /// Adds `attribute`'s column to the table of `type`, made under a schema that lacked it.
+    static func addColumn(_ attribute: SyncAttribute, to type: String) -> String {
+        "ALTER TABLE \(quoted(type)) ADD COLUMN \(quoted(attribute.name)) \(affinity(attribute.kind))"
+    }
+
     private static func affinity(_ kind: SyncAttribute.Kind) -> String {
         switch kind {
         case .string: "TEXT"

@@ -24,7 +24,20 @@ struct SyncTables {
         try SyncDeviceState.migrator.migrate(database)
         try database.write { db in
             try SyncDeviceState.start(clientID: clientID, in: db)
+            try addMissingColumns(in: db)
             try createTypeTables(in: db)
+            try SyncDeviceState.adopt(schemaVersion: schema.version, in: db)
+        }
+    }
+
+    /// Adds the columns of attributes a type's existing table lacks: the app now speaks a schema
+    /// that added them.
+    private func addMissingColumns(in db: Database) throws {
+        for type in schema.types where try db.tableExists(type.name) {
+            let columns = Set(try db.columns(in: type.name).map(\.name))
+            for attribute in type.attributes where !columns.contains(attribute.name) {
+                try db.execute(sql: SyncTableSQL.addColumn(attribute, to: type.name))
+            }
         }
     }
 

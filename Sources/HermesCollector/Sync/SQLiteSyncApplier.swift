@@ -11,7 +11,7 @@ struct SQLiteSyncApplier {
     let now: Int64
 
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
-        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID)
+        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID, schemaVersion: schemaVersion)
         if let stored = try String.fetchOne(
             db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"),
             arguments: [clientID, planner.sequence]
@@ -23,7 +23,7 @@ struct SQLiteSyncApplier {
                 db.cachedStatement(sql: "SELECT MAX(sequence) FROM sync_outcomes WHERE client_id = ?"), arguments: [clientID]
             ) ?? 0
         var result: Result<SyncChangeSet, SyncRefusal>
-        if let refusal = planner.refusalBeforeWriting(schemaVersion: schemaVersion, lastSequence: last) {
+        if let refusal = planner.refusalBeforeWriting(lastSequence: last) {
             result = .failure(refusal)
         } else {
             result = .failure(SyncRefusal(.invalid))
@@ -42,6 +42,7 @@ struct SQLiteSyncApplier {
         case .success(let applied): outcome = applied
         case .failure(let refusal): outcome = planner.refused(refusal, stored: try stored(planner.keys(answering: refusal)))
         }
+        guard SyncApplyPlanner.recordsOutcome(of: outcome) else { return outcome }
         try execute(
             "INSERT INTO sync_outcomes(client_id, sequence, revision, outcome, received_at) VALUES (?, ?, ?, ?, ?)",
             [clientID, planner.sequence, outcome.revision, try outcome.jsonString(), now]

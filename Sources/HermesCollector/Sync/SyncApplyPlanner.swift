@@ -35,12 +35,12 @@ package struct SyncWrite: Sendable {
 /// PostgreSQL store drive it through the same steps:
 ///
 /// 1. a recorded outcome for `(clientID, sequence)` is answered as it is;
-/// 2. ``refusalBeforeWriting(schemaVersion:lastSequence:)``;
+/// 2. ``refusalBeforeWriting(lastSequence:)``;
 /// 3. ``write(revision:nextID:current:)`` with the current state of ``basedOnKeys``;
 /// 4. the write carried out, then ``referenceRefusal(of:referrers:targets:)`` with the state
 ///    after it (a refusal rolls the write back);
 /// 5. a refusal answered by ``refused(_:stored:)`` with the state of ``keys(answering:)``;
-/// 6. the outcome recorded under `(clientID, sequence)`.
+/// 6. the outcome recorded under `(clientID, sequence)`, unless ``recordsOutcome(of:)`` says not.
 package struct SyncApplyPlanner: Sendable {
     /// How many referrers of a deleted record a refusal names at most.
     package static let referrersShown = 100
@@ -49,23 +49,35 @@ package struct SyncApplyPlanner: Sendable {
     let rules: SyncRules
     /// The device that sent the change set.
     package let clientID: String
+    /// The schema version the device's request declared.
+    let schemaVersion: Int64
 
-    package init(_ changeSet: SyncChangeSet, rules: SyncRules, clientID: String) {
+    package init(_ changeSet: SyncChangeSet, rules: SyncRules, clientID: String, schemaVersion: Int64) {
         self.changeSet = changeSet
         self.rules = rules
         self.clientID = clientID
+        self.schemaVersion = schemaVersion
     }
+
+    /// Whether the device speaks another schema version than the server's.
+    private var otherVersion: Bool { schemaVersion != rules.schema.version }
 
     /// The device's sequence of the change set (0 when missing; the server refuses those first).
     package var sequence: Int64 { changeSet.sequence ?? 0 }
 
     /// The refusal decided without the data set: a sequence already passed whose outcome is
-    /// forgotten (`expired`), another schema version, an ill-formed change set, a forbidden entry.
+    /// forgotten (`expired`), a change set of another schema version the server's cannot take
+    /// (`schemaPending`: not recorded, see ``recordsOutcome(of:)``), an ill-formed change set, a
+    /// forbidden entry.
+    ///
+    /// The upgrade rule: a change set of another version is applied when every type and
+    /// attribute it uses exists in the server's schema with the same kind (additive changes:
+    /// new types, new attributes); an update of it keeps the stored values of the attributes it
+    /// does not name, which its app did not know.
     /// - Parameter lastSequence: the highest sequence recorded for the device (0 for none).
-    package func refusalBeforeWriting(schemaVersion: Int64, lastSequence: Int64) -> SyncRefusal? {
+    package func refusalBeforeWriting(lastSequence: Int64) -> SyncRefusal? {
         if sequence <= lastSequence { return SyncRefusal(.expired) }
-        if schemaVersion != rules.schema.version { return SyncRefusal(.schema) }
-        if rules.schema.problem(in: changeSet) != nil { return SyncRefusal(.invalid) }
+        if rules.schema.problem(in: changeSet) != nil { return SyncRefusal(otherVersion ? .schemaPending : .invalid) }
         if !changeSet.entries.allSatisfy({ rules.permission(clientID, $0) }) { return SyncRefusal(.forbidden) }
         return nil
     }
@@ -98,11 +110,16 @@ package struct SyncApplyPlanner: Sendable {
         for entry in changeSet.entries {
             let type = entry.record.type
             let id = serverIDs[entry.record.key] ?? entry.record.id
-            // A `null` attribute is an absent one.
-            guard var attributes = entry.record.attributes?.filter({ $0.value != .null }) else {
+            guard var sent = entry.record.attributes else {
                 written.entries.append(.init(.delete, SyncRecord(type: type, id: id, revision: revision, attributes: nil)))
                 continue
             }
+            if otherVersion, entry.operation == .update, let stored = current[entry.record.key]?.attributes {
+                // What the device's schema did not have stays as stored.
+                sent.merge(stored) { sentValue, _ in sentValue }
+            }
+            // A `null` attribute is an absent one.
+            var attributes = sent.filter { $0.value != .null }
             for attribute in rules.schema.type(named: type)?.attributes ?? [] {
                 guard let target = attribute.referencedType, let value = attributes[attribute.name]?.intValue, value < 0 else { continue }
                 attributes[attribute.name] = .int(serverIDs[SyncRecordKey(type: target, id: value)] ?? value)
@@ -142,10 +159,18 @@ package struct SyncApplyPlanner: Sendable {
     /// The records whose state a refusal answers: those it names, then every existing record the
     /// change set touched, each once.
     package func keys(answering refusal: SyncRefusal) -> [SyncRecordKey] {
+        // A pending change set stays queued as it is on the device: nothing to correct there.
+        if refusal.reason == .schemaPending { return [] }
         var seen = Set<SyncRecordKey>()
         return (refusal.involved + changeSet.entries.map { $0.record.key }).filter {
             $0.id > 0 && rules.schema.type(named: $0.type) != nil && seen.insert($0).inserted
         }
+    }
+
+    /// Whether an outcome is recorded under `(clientID, sequence)`: every one but a
+    /// `schemaPending` refusal, which the device sends again once it can be applied.
+    package static func recordsOutcome(of outcome: SyncChangeSet) -> Bool {
+        outcome.reason != SyncConflictReason.schemaPending.rawValue
     }
 
     /// The refusal's answer: `conflict: true`, the reason, and the server's state of

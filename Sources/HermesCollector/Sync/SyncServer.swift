@@ -22,7 +22,7 @@ public struct SyncServer: Sendable {
     }
 
     /// The answer to `request`: the outcome of each of its change sets (at most
-    /// ``SyncRules/maximumChangeSets``), then one page of missed change sets, without the
+    /// ``SyncRules/maximumChangeSets``, and none after one that is `schemaPending`), then one page of missed change sets, without the
     /// revisions this request's own change sets were applied at (their outcomes carry them).
     /// - Parameters:
     ///   - request: the device's request.
@@ -37,10 +37,11 @@ public struct SyncServer: Sendable {
         }
         var outcomes: [SyncChangeSet] = []
         for changeSet in request.changeSets.prefix(rules.maximumChangeSets) {
-            outcomes.append(
-                try await storage.apply(
-                    changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now
-                ))
+            let outcome = try await storage.apply(
+                changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now)
+            outcomes.append(outcome)
+            // The change sets after a pending one wait with it, in their order.
+            if outcome.reason == SyncConflictReason.schemaPending.rawValue { break }
         }
         var answer = try await storage.page(after: request.maxRevision, cursor: request.cursor, limit: rules.pageRecords)
         // No echo: the device's own applied change sets come back as their outcomes (with their

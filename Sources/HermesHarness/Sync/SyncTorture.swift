@@ -8,9 +8,14 @@ package import Synchronization
 
 /// `hermes sync torture`: devices share one data set through a server that loses answers after
 /// committing, devices go offline at random, a few device processes are killed with SIGKILL and
-/// started again, and the server restarts once. After a quiet phase every device must hold the
-/// server's rows, every change set a device saved must have exactly one outcome, no record may
-/// be created twice, and no device's revision may go backwards.
+/// started again, and the server restarts once, halfway, moving to the next schema version
+/// (``SyncTortureSchema/upgraded``). A fifth of the in-process devices run the upgraded app from
+/// the start (their changes wait, `schemaPending`, until the server speaks it); the others are
+/// updated at random after the move, with their offline work queued; the device processes keep
+/// the old app until the quiet phase. After a quiet phase (every app updated) every device must
+/// hold the server's rows, every change set a device saved must have exactly one outcome, no
+/// record may be created twice, and no device's revision may go backwards (but at its update,
+/// when it fetches the data set again).
 package struct SyncTorture {
     package struct Outcome {
         package var devices = 0
@@ -22,6 +27,8 @@ package struct SyncTorture {
         package var regressions = 0
         package var kills = 0
         package var droppedAnswers = 0
+        /// Answers that left a device's change sets waiting for the server's schema.
+        package var waited = 0
 
         package var kept: Bool { diverged == 0 && lost == 0 && duplicates == 0 && regressions == 0 && conflicts > 0 }
     }
@@ -76,24 +83,26 @@ package struct SyncTorture {
             } ?? []
         async let killed = runThreads(children.count) { index in children[index].run(until: deadline, port: { servers.port }) }
 
-        // The server restarts once, halfway.
-        async let restarted: Void = servers.restart(after: seconds / 2)
+        // The server restarts once, halfway, with the next schema version.
+        async let restarted: Void = servers.restart(after: seconds / 2, schema: SyncTortureSchema.upgraded)
+        let upgrade = clock.now + .seconds(seconds / 2)
 
         // In-process devices, each with its own SQLite file.
         let simulated = max(0, devices - children.count)
-        let regressions = try await withThrowingTaskGroup(of: Int.self) { group in
+        let (regressions, waited) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
             for index in 0..<simulated {
                 group.addTask {
                     try await SimulatedDevice(index: index, directory: directory, seed: seed, switchboard: servers.switchboard, now: now)
-                        .run(until: deadline)
+                        .run(until: deadline, upgradeAfter: upgrade)
                 }
             }
-            return try await group.reduce(0, +)
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
         }
         try await restarted
         let kills = await killed
         var outcome = Outcome(devices: simulated + children.count)
         outcome.regressions = regressions + kills.map(\.regressions).reduce(0, +)
+        outcome.waited = waited
         outcome.kills = kills.map(\.kills).reduce(0, +)
         outcome.droppedAnswers = servers.switchboard.dropped
 
@@ -103,7 +112,7 @@ package struct SyncTorture {
         for id in (0..<simulated).map({ "device-\($0)" }) + children.map(\.clientID) {
             let transport = FaultySyncTransport(server: servers.switchboard, now: now)
             let path = directory.appendingPathComponent("\(id).sqlite").path
-            clients.append((id, try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)))
+            clients.append((id, try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.upgraded, transport: transport)))
         }
         for _ in 0..<3 {
             for (_, client) in clients {
@@ -175,31 +184,42 @@ package struct SimulatedDevice {
     package let switchboard: SyncServerSwitch
     package let now: @Sendable () -> Int64
 
-    /// - Returns: how many times its revision went backwards.
-    package func run(until deadline: ContinuousClock.Instant) async throws -> Int {
+    /// Runs the device until `deadline`: one device in five with the upgraded app from the start,
+    /// the others updated at random once `upgradeAfter` has passed (the client opened again on
+    /// its database with the upgraded schema, its queue as it was).
+    /// - Returns: how many times its revision went backwards (but at its update, which fetches
+    ///   the data set again), and how many answers left its change sets waiting for the schema.
+    package func run(until deadline: ContinuousClock.Instant, upgradeAfter: ContinuousClock.Instant) async throws -> (Int, Int) {
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         let id = "device-\(index)"
         let path = directory.appendingPathComponent("\(id).sqlite").path
         let transport = FaultySyncTransport(server: switchboard, now: now)
-        var client = try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)
+        var schema = index % 5 == 0 ? SyncTortureSchema.upgraded : SyncTortureSchema.schema
+        var client = try SyncClient(path: path, clientID: id, schema: schema, transport: transport)
         let workload = SyncWorkload(clientID: id)
         var revision: Int64 = 0
         var regressions = 0
+        var waited = 0
         // At least a few change sets each, however loaded the machine: the workload must collide.
         for step in 0..<1_000_000 where step < 3 || ContinuousClock.now < deadline {
             if Double.random(in: 0..<1, using: &random) < 0.08 { transport.setOffline(Bool.random(using: &random)) }
-            if Double.random(in: 0..<1, using: &random) < 0.02 {
-                client = try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.schema, transport: transport)
+            let update = schema != SyncTortureSchema.upgraded && ContinuousClock.now > upgradeAfter && Double.random(in: 0..<1, using: &random) < 0.1
+            if update {
+                schema = SyncTortureSchema.upgraded
+                revision = 0
+            }
+            if update || Double.random(in: 0..<1, using: &random) < 0.02 {
+                client = try SyncClient(path: path, clientID: id, schema: schema, transport: transport)
             }
             _ = try workload.step(client, random: &random)
-            _ = try? await client.sync(maximumExchanges: 20)
+            if let report = try? await client.sync(maximumExchanges: 20), !report.pending.isEmpty { waited += 1 }
             let now = try client.maxRevision()
             if now < revision { regressions += 1 }
             revision = now
             await Task.yield()
         }
         transport.setOffline(false)
-        return regressions
+        return (regressions, waited)
     }
 }
 
@@ -210,6 +230,7 @@ extension SyncTorture.Outcome {
         report.add("devices", Double(devices), "devices (\(processes) as processes, killed \(kills) times; \(droppedAnswers) answers lost)")
         report.add("changes", Double(changes), "change sets the devices saved")
         report.add("conflicts", Double(conflicts), "change sets refused (must be at least 1)")
+        report.add("waited", Double(waited), "answers that left change sets waiting for the server's schema version")
         report.add("diverged", Double(diverged), "devices whose rows differ from the server's (must be 0)")
         report.add("lost", Double(lost), "saved change sets without an outcome (must be 0)")
         report.add("duplicates", Double(duplicates), "records created twice (must be 0)")

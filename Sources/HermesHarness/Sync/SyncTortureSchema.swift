@@ -30,6 +30,11 @@ package enum SyncTortureSchema {
                     + references.map { .init(referenceAttribute($0), .reference($0)) })
         })
 
+    /// The schema's next version, which the torture's server moves to halfway: every type gained
+    /// a `note` (an additive change, which devices of either version can go on syncing across).
+    package static let upgraded = SyncSchema(
+        version: 2, types: schema.types.map { SyncEntityType($0.name, attributes: $0.attributes + [.init("note", .string)]) })
+
     /// The foreign key attribute that points to `type`: `teams` → `team_id`.
     package static func referenceAttribute(_ type: String) -> String {
         let singular = type.hasSuffix("ies") ? String(type.dropLast(3)) + "y" : String(type.dropLast())
@@ -48,10 +53,12 @@ package struct SyncWorkload {
     }
 
     /// Makes one local transaction (labels of created records: `client:sequence:index`, unique
-    /// across restarts of the device) of one to three changes on `client`.
+    /// across restarts of the device) of one to three changes on `client`; under the upgraded
+    /// schema, its changes also write `note`.
     /// - Returns: whether a change set was queued.
     package func step(_ client: SyncClient, random: inout SplitMix64) throws -> Bool {
-        let schema = SyncTortureSchema.schema
+        let schema = client.schema
+        let note: [String: JSONValue] = schema.version == SyncTortureSchema.upgraded.version ? ["note": .string("v2")] : [:]
         var plan: [(kind: Int, type: SyncEntityType, target: SyncRecord?, references: [String: JSONValue], score: Int64)] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
             let type = schema.types[Int.random(in: 0..<schema.types.count, using: &random)]
@@ -72,7 +79,8 @@ package struct SyncWorkload {
             for (index, step) in plan.enumerated() {
                 if let target = step.target, step.kind < 9 {
                     guard try changes.record(step.type.name, id: target.id) != nil else { continue }
-                    try changes.update(step.type.name, id: target.id, ["score": .int(step.score), "flag": .bool(step.score % 2 == 0)])
+                    try changes.update(
+                        step.type.name, id: target.id, ["score": .int(step.score), "flag": .bool(step.score % 2 == 0)].merging(note) { $1 })
                 } else if let target = step.target {
                     guard try changes.record(step.type.name, id: target.id) != nil else { continue }
                     try changes.delete(step.type.name, id: target.id)
@@ -81,7 +89,7 @@ package struct SyncWorkload {
                     attributes["label"] = .string("\(clientID):\(before):\(index)")
                     attributes["score"] = .int(step.score)
                     attributes["flag"] = .bool(false)
-                    try changes.create(step.type.name, attributes)
+                    try changes.create(step.type.name, attributes.merging(note) { $1 })
                 }
             }
         }

@@ -7,10 +7,13 @@ package import Synchronization
 /// The sync torture's server: one sync store (a SQLite file, or a PostgreSQL database; see
 /// ``StorageLocation/openSync(logger:)``), reached in process through the fault layer
 /// (``SyncServerSwitch``) and over loopback HTTP by the device processes; it can restart (the
-/// store closed and opened again, the HTTP server on a new port).
+/// store closed and opened again, the HTTP server on a new port), with a new schema version.
 package final class SyncTortureServer: Sendable {
     package static let appKey = "sync-torture"
-    package static let rules = SyncRules(schema: SyncTortureSchema.schema, pageRecords: 300, maximumChangeSets: 50)
+    /// The server's rules over `schema`.
+    package static func rules(_ schema: SyncSchema) -> SyncRules {
+        SyncRules(schema: schema, pageRecords: 300, maximumChangeSets: 50)
+    }
 
     private struct Running {
         var storage: any SyncStorage
@@ -29,7 +32,7 @@ package final class SyncTortureServer: Sendable {
     }
 
     package static func start(location: StorageLocation, dropRate: Double, seed: UInt64) async throws -> SyncTortureServer {
-        let (server, running) = try await open(location)
+        let (server, running) = try await open(location, schema: SyncTortureSchema.schema)
         return SyncTortureServer(location: location, switchboard: SyncServerSwitch(server: server, dropRate: dropRate, seed: seed), running: running)
     }
 
@@ -38,20 +41,20 @@ package final class SyncTortureServer: Sendable {
     /// The store.
     package var storage: any SyncStorage { state.withLock { $0.storage } }
 
-    /// Stops both ways in, closes the store and opens it again, and starts them again.
-    package func restart() async throws {
+    /// Stops both ways in, closes the store and opens it again, and starts them again serving `schema`.
+    package func restart(schema: SyncSchema) async throws {
         switchboard.set(nil)
         await stop()
         await state.withLock { $0.close }()
-        let (server, running) = try await Self.open(location)
+        let (server, running) = try await Self.open(location, schema: schema)
         state.withLock { $0 = running }
         switchboard.set(server)
     }
 
-    /// Restarts the server once `seconds` have passed.
-    package func restart(after seconds: Double) async throws {
+    /// Restarts the server once `seconds` have passed, serving `schema` from then on.
+    package func restart(after seconds: Double, schema: SyncSchema) async throws {
         try? await Task.sleep(for: .seconds(seconds))
-        try await restart()
+        try await restart(schema: schema)
     }
 
     /// Stops the HTTP server; the store stays open (for the audit) until ``close()``.
@@ -69,9 +72,9 @@ package final class SyncTortureServer: Sendable {
         await state.withLock { $0.close }()
     }
 
-    private static func open(_ location: StorageLocation) async throws -> (SyncServer, Running) {
+    private static func open(_ location: StorageLocation, schema: SyncSchema) async throws -> (SyncServer, Running) {
         let (storage, close) = try await location.openSync(logger: TortureLog.quiet)
-        let server = SyncServer(storage: storage, rules: rules)
+        let server = SyncServer(storage: storage, rules: rules(schema))
         do {
             let http = try await CollectorServer.start(
                 configuration: CollectorConfiguration(port: 0, appKeys: [appKey], adminToken: UUID().uuidString, keyring: Keyring([])),

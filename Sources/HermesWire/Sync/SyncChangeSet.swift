@@ -67,8 +67,15 @@ public enum SyncConflictReason: String, Sendable, Hashable, CaseIterable {
     /// The change set can never be applied: unknown type or attribute, a value of the wrong kind, a
     /// reference to a record that does not exist.
     case invalid
-    /// It was made under another schema version.
+    /// It was made under another schema version. No longer answered: a change set of another
+    /// version is applied when the server's schema can take it, and is otherwise
+    /// ``schemaPending``.
     case schema
+    /// It was made under another schema version and uses a type or attribute the server's schema
+    /// does not have (as it has it). The server does not record the refusal and applies nothing
+    /// after it in the request: the device keeps the change set queued, untouched, and sends it
+    /// again once its app speaks the server's version (or the server its).
+    case schemaPending
     /// It was sent again after the server forgot its answer (older than the kept history).
     case expired
 }
