@@ -137,21 +137,14 @@ public final class SyncClient: Sendable {
         return report
     }
 
-    /// The next request: the state, and the oldest queued change sets up to the first that touches
-    /// a record an earlier one in the request touches (it waits for the server's ids and revisions).
+    /// The next request: the state, and the oldest queued change sets (at most
+    /// `maximumChangeSets`), those that build on earlier ones included: the server reads each
+    /// through the outcomes of those before it in the request, and stops at the first refused.
     private func nextRequest(_ db: Database) throws -> SyncRequest {
         let state = try SyncDeviceState.read(in: db)
-        var touched = Set<SyncRecordKey>()
-        var changeSets: [SyncChangeSet] = []
-        for changeSet in try tables.outbox(in: db, limit: maximumChangeSets) {
-            let keys = tables.touchedKeys(of: changeSet).map(\.key)
-            let own = Set(changeSet.entries.filter { $0.operation == .create }.map { SyncRecordKey(type: $0.record.type, id: $0.record.id) })
-            if keys.contains(where: { touched.contains($0) && !own.contains($0) }) { break }
-            touched.formUnion(keys)
-            changeSets.append(changeSet)
-        }
         return SyncRequest(
-            clientID: clientID, schemaVersion: schema.version, maxRevision: state.maxRevision, cursor: state.cursor, changeSets: changeSets
+            clientID: clientID, schemaVersion: schema.version, maxRevision: state.maxRevision, cursor: state.cursor,
+            changeSets: try tables.outbox(in: db, limit: maximumChangeSets)
         )
     }
 

@@ -20,11 +20,14 @@ struct SyncBenchTests {
         let figures = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.key, $0.value) })
         #expect(
             Set(figures.keys) == [
-                "catch_up_100k_s", "catch_up_bytes_per_record", "offline_queue_s", "push_p50_ms", "push_p99_ms", "push_received_records",
+                "catch_up_100k_s", "catch_up_bytes_per_record", "offline_queue_s", "dependent_queue_exchanges", "push_p50_ms", "push_p99_ms",
+                "push_received_records",
                 "saturated_push_p50_ms", "saturated_push_p99_ms", "change_sets_per_s",
             ])
         #expect(figures.filter { $0.key != "push_received_records" }.values.allSatisfy { $0 > 0 })
         // A note is about 70 bytes of JSON in a page; gzipped on the wire, well under half that
         #expect(try #require(figures["catch_up_bytes_per_record"]) < 30)
+        // 100 change sets building on each other: one request
+        #expect(figures["dependent_queue_exchanges"] == 1)
     }
 }

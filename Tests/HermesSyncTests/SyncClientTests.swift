@@ -263,7 +263,7 @@ struct SyncClientTests {
         #expect(try ipad.queuedChangeSets() == 0 && ipad.allRecords().isEmpty)
     }
 
-    @Test func laterChangeToARecordCreatedOfflineWaitsForItsServerID() async throws {
+    @Test func laterChangesToARecordCreatedOfflineGoInTheSameExchange() async throws {
         let fixture = try SyncFixture()
         let (ipad, transport) = try fixture.device("ipad-1")
         let team = try ipad.write { try $0.create("teams", ["name": "Blue"]) }
@@ -272,16 +272,48 @@ struct SyncClientTests {
 
         let report = try await ipad.sync()
 
+        // One request: the server read the update and the player through the create's server id
         #expect(report.applied == [1, 2, 3] && report.conflicts.isEmpty)
-        #expect(transport.exchanges == 2)
+        #expect(transport.exchanges == 1)
         let server = try await fixture.storage.liveRecords()
         #expect(server.first { $0.type == "teams" }?.attributes?["name"] == "Navy")
         #expect(try ipad.allRecords() == server.sorted { ($0.type, $0.id) < ($1.type, $1.id) })
     }
 
+    @Test func aRefusedChangeSetStopsTheRequestAndTheOnesAfterItGoNext() async throws {
+        let fixture = try SyncFixture()
+        let (ipad, transport) = try fixture.device("ipad-1")
+        let (other, _) = try fixture.device("other")
+        try other.write { try $0.create("teams", ["name": "Blue"]) }
+        try await other.sync()
+        try await ipad.sync()
+        let team = try #require(try ipad.records("teams").first)
+        // Given the other device renaming the team, and the iPad renaming it too (stale), then adding a player
+        try other.write { try $0.update("teams", id: team.id, ["name": "Green"]) }
+        try await other.sync()
+        try ipad.write { try $0.update("teams", id: team.id, ["name": "Navy"]) }
+        try ipad.write { try $0.create("players", ["name": "Ada", "team_id": .int(team.id)]) }
+
+        // When the iPad sends both in one request
+        let first = try await ipad.sync(maximumExchanges: 1)
+
+        // Then the stale rename is refused and the player, after it, is not answered yet: still queued
+        #expect(first.conflicts.map(\.sequence) == [1] && first.applied.isEmpty)
+        #expect(try ipad.queuedChangeSets() == 1)
+        // And the next exchange applies it, on the team as the server has it
+        let next = try await ipad.sync()
+        #expect(next.applied == [2])
+        #expect(transport.exchanges == 3)
+        try await other.sync()
+        #expect(try ipad.allRecords() == other.allRecords())
+        #expect(try ipad.records("teams").first?.attributes?["name"] == "Green")
+    }
+
     @Test func queuedChangeSetsAreSentWithServerIDsAndMovedBasesWithoutBeingRewritten() async throws {
         let fixture = try SyncFixture()
-        let (ipad, _) = try fixture.device("ipad-1")
+        // A device that sends one change set a request: each answer is applied before the next is sent
+        let ipad = try SyncClient(
+            path: nil, clientID: "ipad-1", schema: TestSchema.v1, transport: ServerTransport(server: fixture.server), maximumChangeSets: 1)
         // Given a team created offline, edited twice, and a player on it, each its own change set
         let team = try ipad.write { try $0.create("teams", ["name": "Blue"]) }
         try ipad.write { try $0.update("teams", id: team, ["name": "Navy"]) }
@@ -290,7 +322,7 @@ struct SyncClientTests {
         let queue = { try ipad.database.read { try Row.fetchAll($0, sql: "SELECT sequence, change_set FROM hermes_sync_outbox ORDER BY sequence") } }
         let written = try queue()
 
-        // When one exchange sends the create (the edits wait for its server id and revision)
+        // When one exchange sends the create
         let first = try await ipad.sync(maximumExchanges: 1)
 
         // Then the change sets still queued are stored as they were written

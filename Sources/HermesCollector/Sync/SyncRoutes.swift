@@ -54,6 +54,6 @@ struct SyncRoutes {
         guard SyncCompression.accepts(request.headers[.acceptEncoding]), json.count > SyncCompression.smallestCompressed else {
             return .json(bytes: json)
         }
-        return .json(bytes: try Gzip.compress(json), headers: [.contentEncoding: "gzip", .vary: "Accept-Encoding"])
+        return .json(bytes: try Gzip.compress(json, level: Gzip.fastLevel), headers: [.contentEncoding: "gzip", .vary: "Accept-Encoding"])
     }
 }

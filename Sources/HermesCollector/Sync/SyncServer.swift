@@ -21,8 +21,10 @@ public struct SyncServer: Sendable {
         self.rules = rules
     }
 
-    /// The answer to `request`: the outcome of each of its change sets (at most
-    /// ``SyncRules/maximumChangeSets``, and none after one that is `schemaPending`), then one page of missed change sets, without the
+    /// The answer to `request`: the outcome of each of its change sets, in order, each read
+    /// through what the ones before it became (``SyncChain``: a device may queue change sets that
+    /// build on each other and send them at once), up to ``SyncRules/maximumChangeSets`` and the
+    /// first refused one; then one page of missed change sets, without the
     /// revisions this request's own change sets were applied at (their outcomes carry them).
     /// - Parameters:
     ///   - request: the device's request.
@@ -36,12 +38,16 @@ public struct SyncServer: Sendable {
             throw CollectorError(.packet(.missingField), "every change set needs a positive sequence")
         }
         var outcomes: [SyncChangeSet] = []
+        var chain = SyncChain()
         for changeSet in request.changeSets.prefix(rules.maximumChangeSets) {
+            let resolved = chain.resolving(changeSet, schema: rules.schema)
             let outcome = try await storage.apply(
-                changeSet, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now)
+                resolved, from: request.clientID, schemaVersion: request.schemaVersion, rules: rules, now: now)
             outcomes.append(outcome)
-            // The change sets after a pending one wait with it, in their order.
-            if outcome.reason == SyncConflictReason.schemaPending.rawValue { break }
+            // The change sets after a refused one wait for the device to see the refusal: they
+            // may build on what it would have made.
+            guard outcome.conflict == false else { break }
+            chain.note(changeSet, applied: outcome)
         }
         var answer = try await storage.page(after: request.maxRevision, cursor: request.cursor, limit: rules.pageRecords)
         // No echo: the device's own applied change sets come back as their outcomes (with their
