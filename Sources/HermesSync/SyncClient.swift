@@ -1,5 +1,6 @@
 public import GRDB
 public import HermesWire
+import Foundation
 import Synchronization
 
 /// A device's side of record sync: the whole shared data set in a local SQLite database, local
@@ -39,10 +40,19 @@ public final class SyncClient: Sendable {
     ///   - schema: the shared schema (the same value as the server's).
     ///   - transport: how requests reach the server.
     ///   - maximumChangeSets: at most this many change sets per request.
-    /// - Throws: ``SyncError/Code/storageFailed`` if the database cannot be opened.
-    public init(path: String?, clientID: String, schema: SyncSchema, transport: any SyncTransport, maximumChangeSets: Int = 100) throws(SyncError) {
+    ///   - snapshot: a database written by ``SyncSnapshot`` (shipped in the app's bundle) to start
+    ///     from when `path` holds none yet: it is copied there, and the device catches up from its
+    ///     revision instead of downloading everything.
+    /// - Throws: ``SyncError/Code/storageFailed`` if the database cannot be opened (or the
+    ///   snapshot copied).
+    public init(
+        path: String?, clientID: String, schema: SyncSchema, transport: any SyncTransport, maximumChangeSets: Int = 100, snapshot: String? = nil
+    ) throws(SyncError) {
         let tables = SyncTables(schema: schema)
         database = try storage {
+            if let snapshot, let path, !FileManager.default.fileExists(atPath: path) {
+                try FileManager.default.copyItem(atPath: snapshot, toPath: path)
+            }
             let database: any DatabaseWriter = if let path { try DatabasePool(path: path) } else { try DatabaseQueue() }
             try tables.create(in: database, clientID: clientID)
             return database

@@ -51,12 +51,14 @@ struct SyncDeviceState: Equatable {
         try db.execute(sql: "UPDATE hermes_sync_state SET schema_version = ? WHERE id = 1", arguments: [schemaVersion])
     }
 
-    /// Starts the state of a new device `clientID`; an existing one is kept.
+    /// Starts the state of a new device `clientID`; an existing one is kept, but a snapshot's
+    /// (``SyncSnapshot``, made without a client id) takes this one.
     static func start(clientID: String, in db: Database) throws {
         try db.execute(
             sql: "INSERT OR IGNORE INTO hermes_sync_state(id, client_id, max_revision, next_temporary_id, next_sequence) VALUES (1, ?, 0, -1, 1)",
             arguments: [clientID]
         )
+        try db.execute(sql: "UPDATE hermes_sync_state SET client_id = ? WHERE id = 1 AND client_id = ''", arguments: [clientID])
     }
 
     /// The state as stored.

@@ -20,7 +20,8 @@ struct SyncBenchTests {
         let figures = Dictionary(uniqueKeysWithValues: report.figures.map { ($0.key, $0.value) })
         #expect(
             Set(figures.keys) == [
-                "catch_up_100k_s", "catch_up_bytes_per_record", "offline_queue_s", "dependent_queue_exchanges", "push_p50_ms", "push_p99_ms",
+                "catch_up_100k_s", "catch_up_bytes_per_record", "snapshot_start_s", "offline_queue_s", "dependent_queue_exchanges", "push_p50_ms",
+                "push_p99_ms",
                 "push_received_records",
                 "saturated_push_p50_ms", "saturated_push_p99_ms", "change_sets_per_s",
             ])

@@ -50,9 +50,9 @@ package struct SyncBench {
         var saturated: [Pushes] = []
         for run in 0..<runs {
             catchUps.append(try await withServer(catchUp))
-            drains.append(try await withServer { device, _ in try await drainOfflineQueue(device) })
-            openLoops.append(try await withServer { device, _ in try await openLoop(device, seed: seed &+ UInt64(run)) })
-            saturated.append(try await withServer { device, _ in try await closedLoop(device) })
+            drains.append(try await withServer { device, _, _ in try await drainOfflineQueue(device) })
+            openLoops.append(try await withServer { device, _, _ in try await openLoop(device, seed: seed &+ UInt64(run)) })
+            saturated.append(try await withServer { device, _, _ in try await closedLoop(device) })
         }
         let rate = Double(devices) / interval.seconds
         var report = BenchReport()
@@ -61,6 +61,9 @@ package struct SyncBench {
         report.add(
             "catch_up_bytes_per_record", median(catchUps.map(\.bytesPerRecord)),
             "  answer bytes on the wire per record received (gzipped, HTTP headers left out)")
+        report.add(
+            "snapshot_start_s", median(catchUps.map(\.snapshotStart)),
+            "a new device starts from a snapshot of the \(records) records shipped with its app: usable database (s, goal ≤ 1)")
         report.add(
             "offline_queue_s", median(drains.map(\.seconds)),
             "a device sends the \(offlineChangeSets) change sets it queued offline (\(Self.offlineRecords) notes created, then edited in turn) (s)"
@@ -81,10 +84,10 @@ package struct SyncBench {
         return report
     }
 
-    /// Runs `body` against a collector with an empty sync store in a new directory, on loopback;
-    /// every device's transport counts the answer bytes it receives in `received`.
+    /// Runs `body` against a collector with an empty sync store (`storage`) in a new directory, on
+    /// loopback; every device's transport counts the answer bytes it receives in `received`.
     private func withServer<T: Sendable>(
-        _ body: (_ device: (String, Int) throws -> SyncClient, _ received: ReceivedBytes) async throws -> T
+        _ body: (_ device: (String, Int) throws -> SyncClient, _ received: ReceivedBytes, _ storage: any SyncStorage) async throws -> T
     ) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -104,7 +107,7 @@ package struct SyncBench {
                     transport: HTTPSyncTransport(baseURL: baseURL, appKey: Self.appKey, transport: received), maximumChangeSets: maximumChangeSets
                 )
             }
-            let result = try await body(device, received)
+            let result = try await body(device, received, storage)
             try await http.shutdown()
             return result
         } catch {
@@ -119,10 +122,15 @@ package struct SyncBench {
         var seconds: Double
         /// Answer bytes on the wire per record received.
         var bytesPerRecord: Double
+        /// Seconds from a snapshot file to a device database that answers reads.
+        var snapshotStart: Double
     }
 
-    /// One device writes the records (1,000 per change set); a new one receives them.
-    private func catchUp(_ device: (String, Int) throws -> SyncClient, received: ReceivedBytes) async throws -> CatchUp {
+    /// One device writes the records (1,000 per change set); a new one receives them; another
+    /// starts from a snapshot of them (written untimed), opening it and reading it.
+    private func catchUp(_ device: (String, Int) throws -> SyncClient, received: ReceivedBytes, storage: any SyncStorage) async throws
+        -> CatchUp
+    {
         let writer = try device("writer", 2)
         for batch in stride(from: 0, to: records, by: 1_000) {
             try writer.write { changes in
@@ -136,7 +144,22 @@ package struct SyncBench {
         let before = received.total
         let elapsed = try await ContinuousClock().measure { _ = try await reader.sync() }
         guard try reader.records("notes").count == records else { throw RunFailure("the new device did not receive every record") }
-        return CatchUp(seconds: elapsed.seconds * 100_000 / Double(records), bytesPerRecord: Double(received.total - before) / Double(records))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-snapshot-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let snapshot = directory.appendingPathComponent("shipped.sqlite").path
+        _ = try await SyncSnapshotExport.write(from: storage, schema: SyncTortureSchema.schema, to: snapshot)
+        var started = 0
+        let start = try ContinuousClock().measure {
+            let client = try SyncClient(
+                path: directory.appendingPathComponent("new.sqlite").path, clientID: "new", schema: SyncTortureSchema.schema,
+                transport: HTTPSyncTransport(baseURL: URL(string: "http://127.0.0.1:1")!, appKey: Self.appKey), snapshot: snapshot)
+            started = try client.records("notes").count
+        }
+        guard started == records else { throw RunFailure("the device started from the snapshot without every record") }
+        return CatchUp(
+            seconds: elapsed.seconds * 100_000 / Double(records), bytesPerRecord: Double(received.total - before) / Double(records),
+            snapshotStart: start.seconds)
     }
 
     package static let offlineRecords = 10

@@ -203,7 +203,7 @@ struct ServeSettings {
     }
 
     /// The schema of `--sync-schema`, checked whole.
-    private static func syncSchema(_ path: String) throws -> SyncSchema {
+    static func syncSchema(_ path: String) throws -> SyncSchema {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("--sync-schema: cannot read \(path).")
         }
