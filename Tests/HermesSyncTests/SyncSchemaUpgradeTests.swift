@@ -15,10 +15,7 @@ struct SyncSchemaUpgradeTests {
 
     /// A device database file in a new directory, removed after `body`.
     static func withDeviceFile(_ body: (String) async throws -> Void) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-upgrade-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await body(directory.appendingPathComponent("device.sqlite").path)
+        try await withSyncDirectory { try await body($0.appendingPathComponent("device.sqlite").path) }
     }
 
     @Test func anAppUpdatedBeforeItsServerKeepsItsChangesQueuedUntilTheServerSpeaksItsVersion() async throws {

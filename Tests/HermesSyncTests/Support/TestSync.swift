@@ -1,3 +1,4 @@
+import Foundation
 import HermesCollector
 import HermesSync
 import HermesWire
@@ -45,6 +46,14 @@ final class ServerTransport: SyncTransport {
         if drop { throw Lost() }
         return try answer.jsonBytes()
     }
+}
+
+/// Runs `body` with a new directory for device databases, removed after it.
+func withSyncDirectory(_ body: (URL) async throws -> Void) async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-sync-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try await body(directory)
 }
 
 /// A server on an in-memory store, and devices talking to it in process.
