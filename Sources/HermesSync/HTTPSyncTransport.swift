@@ -42,7 +42,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// The most bytes an answer may inflate to: far above a page of missed change sets.
     static let maximumAnswerBytes = 256 << 20
 
-    /// Sends `request` (gzipped above ``SyncCompression/smallestCompressed`` bytes, at the fast
+    /// Sends `request` (gzipped above `SyncCompression.smallestCompressed` bytes, at the fast
     /// level that spares the battery), accepting a gzipped answer, and returns the answer's JSON.
     public func exchange(_ request: [UInt8]) async throws -> [UInt8] {
         var headers = ["Content-Type": "application/json", "Accept-Encoding": "gzip", HermesHeader.appKey: appKey]

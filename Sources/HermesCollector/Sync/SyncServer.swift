@@ -22,9 +22,10 @@ public struct SyncServer: Sendable {
     }
 
     /// The answer to `request`: the outcome of each of its change sets, in order, each read
-    /// through what the ones before it became (``SyncChain``: a device may queue change sets that
-    /// build on each other and send them at once), up to ``SyncRules/maximumChangeSets`` and the
-    /// first refused one; then one page of missed change sets, without the
+    /// through what the ones before it became (the server ids and revisions they took: a device
+    /// may queue change sets that build on each other and send them at once), up to
+    /// ``SyncRules/maximumChangeSets`` and the first refused one; then one page of missed change
+    /// sets, without the
     /// revisions this request's own change sets were applied at (their outcomes carry them).
     /// - Parameters:
     ///   - request: the device's request.
