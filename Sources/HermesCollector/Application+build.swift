@@ -126,17 +126,13 @@ public func buildApplication(
     let timeouts = ConnectionGuard.Timeouts(head: .init(configuration.headTimeout), bodyRead: .init(configuration.bodyReadTimeout))
     let http1 = HTTPServerBuilder.http1(
         configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)]))
-    let server: HTTPServerBuilder
-    if let tls = configuration.tls {
+    var server = http1
+    if let tls = try configuration.tls?.loaded() {
         do {
-            server = try .tls(http1, tlsConfiguration: try tls.loaded())
-        } catch let error as CollectorError {
-            throw error
+            server = try .tls(http1, tlsConfiguration: tls)
         } catch {
             throw CollectorError(.invalidTLS, "cannot serve TLS: \(error)")
         }
-    } else {
-        server = http1
     }
     let scheme = configuration.tls == nil ? "http" : "https"
     return Application(

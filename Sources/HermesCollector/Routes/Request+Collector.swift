@@ -23,7 +23,7 @@ extension Request {
     /// - Throws: ``CollectorError/Code/unauthorized`` when neither is there.
     /// - Returns: the key or the token.
     @discardableResult
-    func requireAppKey(in appKeys: Set<String>, orIngestToken ingestTokens: [String] = []) throws(CollectorError) -> String {
+    func requireAppKey(in appKeys: Set<String>, orIngestToken ingestTokens: [String]) throws(CollectorError) -> String {
         if let key = headers[.hermesAppKey], appKeys.contains(key) { return key }
         if headers[.hermesAppKey] == nil, let token = bearer(in: ingestTokens) { return token }
         throw CollectorError(.unauthorized, "uploads need a known app key in the X-Hermes-App-Key header")

@@ -43,10 +43,9 @@ struct SyncChain {
         }
         for entry in sent.entries where entry.operation != .delete {
             // A record the device made has no server revision yet: its changes are based on 0.
-            let id = entry.record.id < 0 ? serverIDs[entry.record.key] : entry.record.id
-            if let id {
-                moves[SyncRecordKey(type: entry.record.type, id: id)] = (from: entry.record.id < 0 ? 0 : entry.record.revision, to: revision)
-            }
+            let madeHere = entry.record.id < 0
+            guard let id = madeHere ? serverIDs[entry.record.key] : entry.record.id else { continue }
+            moves[SyncRecordKey(type: entry.record.type, id: id)] = (from: madeHere ? 0 : entry.record.revision, to: revision)
         }
     }
 }

@@ -25,8 +25,8 @@ public struct SyncServer: Sendable {
     /// through what the ones before it became (the server ids and revisions they took: a device
     /// may queue change sets that build on each other and send them at once), up to
     /// ``SyncRules/maximumChangeSets`` and the first refused one; then one page of missed change
-    /// sets, without the
-    /// revisions this request's own change sets were applied at (their outcomes carry them).
+    /// sets, without the revisions this request's own change sets were applied at (their
+    /// outcomes carry them).
     /// - Parameters:
     ///   - request: the device's request.
     ///   - now: milliseconds since 1970.
