@@ -73,6 +73,10 @@ public func buildApplication(
     EventRoutes(storage: storage, wallClock: configuration.wallClock).register(on: readers)
     EventExportRoute(storage: storage, logger: logger).register(on: readers)
     ErasureRoutes(storage: storage, logger: logger).register(on: bearer(.admin))
+    if let sync {
+        SyncDeviceRoutes(storage: sync.storage, maxBodyBytes: configuration.maxBodyBytes, wallClock: configuration.wallClock, logger: logger)
+            .register(on: bearer(.admin))
+    }
     let rates = configuration.appKeyRequestsPerSecond.map { AppKeyRateLimiter(rate: $0) }
     let apps = router.group().add(
         middleware: AuthenticationMiddleware.appKey(

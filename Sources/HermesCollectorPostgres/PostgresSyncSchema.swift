@@ -1,3 +1,5 @@
+import HermesCollector
+
 /// Record sync's tables in PostgreSQL, beside the collector's in the same database, all prefixed
 /// `sync_`, with a ledger of their own (`sync_migrations`, see ``PostgresMigrator``).
 ///
@@ -53,6 +55,7 @@ enum PostgresSyncSchema {
                 """,
                 "INSERT INTO sync_state (id, revision, next_id, horizon) VALUES (1, 0, 1, 0)",
             ]
-        )
+        ),
+        (2, "sync device credentials", [SyncDeviceQueries.createTable]),
     ]
 }

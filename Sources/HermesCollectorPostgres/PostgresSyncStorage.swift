@@ -75,9 +75,9 @@ public final class PostgresSyncStorage: SyncStorage {
     }
 
     public func apply(
-        _ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64
+        _ changeSet: SyncChangeSet, from identity: SyncIdentity, schemaVersion: Int64, rules: SyncRules, now: Int64
     ) async throws(CollectorError) -> SyncChangeSet {
-        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID, schemaVersion: schemaVersion)
+        let planner = SyncApplyPlanner(changeSet, rules: rules, identity: identity, schemaVersion: schemaVersion)
         return try await run("apply the change set") {
             try await client.withTransaction(logger: logger) { connection in
                 try await PostgresSyncApplier(connection: connection, logger: logger, planner: planner, now: now).apply()
@@ -158,6 +158,50 @@ public final class PostgresSyncStorage: SyncStorage {
                 records.append(try SyncRecord(type: row.0, id: row.1, revision: row.2, storedAttributes: row.3))
             }
             return records
+        }
+    }
+}
+
+extension PostgresSyncStorage {
+    public func addDevice(_ device: SyncDevice) async throws(CollectorError) {
+        var binds = PostgresBindings()
+        for text in [device.clientID, device.user, device.storedRoles, device.secretHash] { binds.append(text) }
+        binds.append(device.createdAt)
+        let query = PostgresQuery(unsafeSQL: SyncDeviceQueries.insert, binds: binds)
+        let added = try await run("store the device credential") {
+            try await client.query(query, logger: logger).collect().count == 1
+        }
+        if !added { throw SyncDeviceQueries.taken(device.clientID) }
+    }
+
+    public func device(clientID: String) async throws(CollectorError) -> SyncDevice? {
+        var binds = PostgresBindings()
+        binds.append(clientID)
+        return try await devices(PostgresQuery(unsafeSQL: SyncDeviceQueries.selectOne, binds: binds)).first
+    }
+
+    public func devices() async throws(CollectorError) -> [SyncDevice] {
+        try await devices(PostgresQuery(unsafeSQL: SyncDeviceQueries.selectAll))
+    }
+
+    public func revokeDevice(clientID: String, now: Int64) async throws(CollectorError) -> Bool {
+        var binds = PostgresBindings()
+        binds.append(now)
+        binds.append(clientID)
+        let query = PostgresQuery(unsafeSQL: SyncDeviceQueries.revoke, binds: binds)
+        return try await run("revoke the device credential") { try await client.query(query, logger: logger).collect().count == 1 }
+    }
+
+    private func devices(_ query: PostgresQuery) async throws(CollectorError) -> [SyncDevice] {
+        try await run("read the device credentials") {
+            var devices: [SyncDevice] = []
+            for try await row in try await client.query(query, logger: logger).decode((String, String, String, String, Int64, Int64?).self) {
+                devices.append(
+                    SyncDevice(
+                        clientID: row.0, user: row.1, roles: SyncDevice.roles(stored: row.2), secretHash: row.3, createdAt: row.4,
+                        revokedAt: row.5))
+            }
+            return devices
         }
     }
 }

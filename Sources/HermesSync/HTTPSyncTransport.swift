@@ -13,8 +13,9 @@ import HermesWire
 /// let transport = HTTPSyncTransport(baseURL: URL(string: "https://collector.example.com")!, appKey: "app-key")
 /// ```
 public struct HTTPSyncTransport: SyncTransport {
-    /// A failed exchange: an answer with another status than 200 (when no answer came, the
-    /// transport's own error is thrown).
+    /// A failed exchange: an answer with another status than 200, such as 401 for a credential
+    /// that is missing, not the client id's, or revoked (when no answer came, the transport's
+    /// own error is thrown).
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The HTTP status.
         public var status: Int
@@ -23,6 +24,7 @@ public struct HTTPSyncTransport: SyncTransport {
 
     let url: URL
     let appKey: String
+    let credential: String?
     let transport: any Transport
     let timeout: Duration
 
@@ -30,11 +32,17 @@ public struct HTTPSyncTransport: SyncTransport {
     /// - Parameters:
     ///   - baseURL: the collector's address, e.g. `https://collector.example.com`.
     ///   - appKey: sent as `X-Hermes-App-Key`.
+    ///   - credential: the device's credential (`hsd_…`, issued by `hermes sync devices add` for
+    ///     the client id the `SyncClient` is opened with), sent as `Authorization: Bearer`; `nil`
+    ///     syncs without one, where the collector allows that.
     ///   - transport: how the HTTP request is sent.
     ///   - timeout: how long to wait for an answer.
-    public init(baseURL: URL, appKey: String, transport: any Transport = PlatformTransport(), timeout: Duration = .seconds(60)) {
+    public init(
+        baseURL: URL, appKey: String, credential: String? = nil, transport: any Transport = PlatformTransport(), timeout: Duration = .seconds(60)
+    ) {
         url = baseURL.appendingPathComponent(String(HermesPath.sync.dropFirst()))
         self.appKey = appKey
+        self.credential = credential
         self.transport = transport
         self.timeout = timeout
     }
@@ -46,6 +54,7 @@ public struct HTTPSyncTransport: SyncTransport {
     /// level that spares the battery), accepting a gzipped answer, and returns the answer's JSON.
     public func exchange(_ request: [UInt8]) async throws -> [UInt8] {
         var headers = ["Content-Type": "application/json", "Accept-Encoding": "gzip", HermesHeader.appKey: appKey]
+        if let credential { headers["Authorization"] = "Bearer \(credential)" }
         var body = request
         if request.count > SyncCompression.smallestCompressed {
             body = try Gzip.compress(request, level: Gzip.fastLevel)

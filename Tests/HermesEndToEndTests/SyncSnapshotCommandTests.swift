@@ -17,11 +17,11 @@ struct SyncSnapshotCommandTests {
             let rules = SyncRules(schema: schema)
             let created = try await sync.apply(
                 SyncChangeSet(sequence: 1, entries: [.init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "Blue"]))]),
-                from: "admin", schemaVersion: schema.version, rules: rules, now: 1)
+                from: SyncIdentity(clientID: "admin"), schemaVersion: schema.version, rules: rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
             _ = try await sync.apply(
                 SyncChangeSet(sequence: 2, entries: [.init(.update, SyncRecord(type: "teams", id: id, revision: 1, attributes: ["name": "Navy"]))]),
-                from: "admin", schemaVersion: schema.version, rules: rules, now: 1)
+                from: SyncIdentity(clientID: "admin"), schemaVersion: schema.version, rules: rules, now: 1)
             // When the snapshot command runs
             let out = directory.appendingPathComponent("shipped.sqlite").path
             let command = try #require(

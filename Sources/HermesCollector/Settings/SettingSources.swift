@@ -49,6 +49,7 @@ package struct SettingSources {
         Setting(option: "app-key-rate", kind: .wholeNumber),
         Setting(option: "tls-cert-file", kind: .text), Setting(option: "tls-key-file", kind: .text),
         Setting(option: "sync-schema", kind: .text), Setting(option: "sync-history-days", kind: .wholeNumber),
+        Setting(option: "sync-require-credentials", kind: .flag),
         Setting(option: "log-level", kind: .text), Setting(option: "log-json", kind: .flag, aliases: ["logJson"]),
         Setting(option: "v1-key", kind: .text, isSecret: true), Setting(option: "v1-iv", kind: .text, isSecret: true),
         Setting(option: "aes-key", kind: .list, isSecret: true), Setting(option: "hpke-private-key", kind: .list, isSecret: true),

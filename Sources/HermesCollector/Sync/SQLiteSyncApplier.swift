@@ -7,11 +7,12 @@ import HermesWire
 struct SQLiteSyncApplier {
     let db: Database
     let rules: SyncRules
-    let clientID: String
+    let identity: SyncIdentity
     let now: Int64
 
     func apply(_ changeSet: SyncChangeSet, schemaVersion: Int64) throws -> SyncChangeSet {
-        let planner = SyncApplyPlanner(changeSet, rules: rules, clientID: clientID, schemaVersion: schemaVersion)
+        let planner = SyncApplyPlanner(changeSet, rules: rules, identity: identity, schemaVersion: schemaVersion)
+        let clientID = planner.clientID
         if let stored = try String.fetchOne(
             db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"),
             arguments: [clientID, planner.sequence]

@@ -12,7 +12,8 @@ public import HermesWire
 /// Tables: `sync_records(type, id, revision, created, attributes, deleted_at)` (a tombstone has no
 /// attributes), indexed on `revision`; `sync_references(target_type, target_id, type, id)`, the
 /// foreign keys, to refuse deleting a referenced record; `sync_outcomes(client_id, sequence,
-/// revision, outcome, received_at)`; `sync_state(revision, next_id, horizon)`.
+/// revision, outcome, received_at)`; `sync_state(revision, next_id, horizon)`; `sync_devices`, the
+/// device credentials (``SyncDevice``).
 ///
 /// ```swift
 /// let storage = try SQLiteSyncStorage(path: "/var/lib/hermes/sync.sqlite")
@@ -65,15 +66,18 @@ public struct SQLiteSyncStorage: SyncStorage {
                     INSERT INTO sync_state(id, revision, next_id, horizon) VALUES (1, 0, 1, 0);
                     """)
         }
+        migrator.registerMigration("sync-v2-devices") { db in
+            try db.execute(sql: SyncDeviceQueries.createTable)
+        }
         return migrator
     }
 
     public func apply(
-        _ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64
+        _ changeSet: SyncChangeSet, from identity: SyncIdentity, schemaVersion: Int64, rules: SyncRules, now: Int64
     ) async throws(CollectorError) -> SyncChangeSet {
         try await withStorageErrors("apply the change set") {
             try await writer.write { db in
-                try SQLiteSyncApplier(db: db, rules: rules, clientID: clientID, now: now).apply(changeSet, schemaVersion: schemaVersion)
+                try SQLiteSyncApplier(db: db, rules: rules, identity: identity, now: now).apply(changeSet, schemaVersion: schemaVersion)
             }
         }
     }
@@ -162,6 +166,44 @@ public struct SQLiteSyncStorage: SyncStorage {
     /// A record from a row of `sync_records` (`type`, `id`, `revision`, `attributes`).
     static func record(_ row: Row) throws -> SyncRecord {
         try SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], storedAttributes: row["attributes"])
+    }
+}
+
+extension SQLiteSyncStorage {
+    public func addDevice(_ device: SyncDevice) async throws(CollectorError) {
+        let added = try await withStorageErrors("store the device credential") {
+            try await writer.write { db in
+                try String.fetchOne(
+                    db, sql: SyncDeviceQueries.insert,
+                    arguments: [device.clientID, device.user, device.storedRoles, device.secretHash, device.createdAt]) != nil
+            }
+        }
+        if !added { throw SyncDeviceQueries.taken(device.clientID) }
+    }
+
+    public func device(clientID: String) async throws(CollectorError) -> SyncDevice? {
+        try await withStorageErrors("read the device credential") {
+            try await writer.read { db in
+                try Row.fetchOne(db.cachedStatement(sql: SyncDeviceQueries.selectOne), arguments: [clientID]).map(Self.device)
+            }
+        }
+    }
+
+    public func devices() async throws(CollectorError) -> [SyncDevice] {
+        try await withStorageErrors("read the device credentials") {
+            try await writer.read { db in try Row.fetchAll(db, sql: SyncDeviceQueries.selectAll).map(Self.device) }
+        }
+    }
+
+    public func revokeDevice(clientID: String, now: Int64) async throws(CollectorError) -> Bool {
+        try await withStorageErrors("revoke the device credential") {
+            try await writer.write { db in try String.fetchOne(db, sql: SyncDeviceQueries.revoke, arguments: [now, clientID]) != nil }
+        }
+    }
+
+    private static func device(_ row: Row) -> SyncDevice {
+        SyncDevice(
+            clientID: row[0], user: row[1], roles: SyncDevice.roles(stored: row[2]), secretHash: row[3], createdAt: row[4], revokedAt: row[5])
     }
 }
 

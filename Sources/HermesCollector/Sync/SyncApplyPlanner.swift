@@ -47,17 +47,20 @@ package struct SyncApplyPlanner: Sendable {
 
     let changeSet: SyncChangeSet
     let rules: SyncRules
-    /// The device that sent the change set.
-    package let clientID: String
+    /// The device that sent the change set, as its credential tells it.
+    let identity: SyncIdentity
     /// The schema version the device's request declared.
     let schemaVersion: Int64
 
-    package init(_ changeSet: SyncChangeSet, rules: SyncRules, clientID: String, schemaVersion: Int64) {
+    package init(_ changeSet: SyncChangeSet, rules: SyncRules, identity: SyncIdentity, schemaVersion: Int64) {
         self.changeSet = changeSet
         self.rules = rules
-        self.clientID = clientID
+        self.identity = identity
         self.schemaVersion = schemaVersion
     }
+
+    /// The device that sent the change set.
+    package var clientID: String { identity.clientID }
 
     /// Whether the device speaks another schema version than the server's.
     private var otherVersion: Bool { schemaVersion != rules.schema.version }
@@ -67,8 +70,9 @@ package struct SyncApplyPlanner: Sendable {
 
     /// The refusal decided without the data set: a sequence already passed whose outcome is
     /// forgotten (`expired`), a change set of another schema version the server's cannot take
-    /// (`schemaPending`: not recorded, see ``recordsOutcome(of:)``), an ill-formed change set, a
-    /// forbidden entry.
+    /// (`schemaPending`: not recorded, see ``recordsOutcome(of:)``), an ill-formed change set, an
+    /// entry ``SyncRules/permission`` forbids (the schema's access rules are checked by
+    /// ``write(revision:nextID:current:)``, against the stored records).
     ///
     /// The upgrade rule: a change set of another version is applied when every type and
     /// attribute it uses exists in the server's schema with the same kind (additive changes:
@@ -93,7 +97,8 @@ package struct SyncApplyPlanner: Sendable {
     ///   - nextID: the store's next server id.
     ///   - current: the stored state (tombstones included) of ``basedOnKeys``.
     /// - Throws: a `stale` ``SyncRefusal`` when an updated or deleted record is gone, deleted, or
-    ///   at another revision than the change was based on.
+    ///   at another revision than the change was based on; a `forbidden` one when the type's
+    ///   write rules refuse the device the record as stored or as written.
     package func write(revision: Int64, nextID: Int64, current: [SyncRecordKey: SyncRecord]) throws(SyncRefusal) -> SyncWrite {
         var nextID = nextID
         var serverIDs: [SyncRecordKey: Int64] = [:]
@@ -111,6 +116,9 @@ package struct SyncApplyPlanner: Sendable {
             let type = entry.record.type
             let id = serverIDs[entry.record.key] ?? entry.record.id
             guard var sent = entry.record.attributes else {
+                guard rules.schema.type(named: type)?.mayWrite(from: current[entry.record.key]?.attributes, to: nil, by: identity) == true else {
+                    throw SyncRefusal(.forbidden, involved: [entry.record.key])
+                }
                 written.entries.append(.init(.delete, SyncRecord(type: type, id: id, revision: revision, attributes: nil)))
                 continue
             }
@@ -124,6 +132,10 @@ package struct SyncApplyPlanner: Sendable {
                 guard let target = attribute.referencedType, let value = attributes[attribute.name]?.intValue, value < 0 else { continue }
                 attributes[attribute.name] = .int(serverIDs[SyncRecordKey(type: target, id: value)] ?? value)
             }
+            guard
+                rules.schema.type(named: type)?.mayWrite(
+                    from: entry.operation == .create ? nil : current[entry.record.key]?.attributes, to: attributes, by: identity) == true
+            else { throw SyncRefusal(.forbidden, involved: [entry.record.key]) }
             let record = SyncRecord(type: type, id: id, revision: revision, attributes: attributes)
             for target in Set(rules.schema.references(of: record)).sorted() {
                 written.references.append((source: record.key, target: target))
@@ -174,11 +186,14 @@ package struct SyncApplyPlanner: Sendable {
     }
 
     /// The refusal's answer: `conflict: true`, the reason, and the server's state of
-    /// ``keys(answering:)`` (a record that is gone or deleted as a delete).
+    /// ``keys(answering:)`` (a record that is gone or deleted as a delete), but for the records
+    /// the device may not read.
     /// - Parameter stored: the stored state (tombstones included) of those keys.
     package func refused(_ refusal: SyncRefusal, stored: [SyncRecordKey: SyncRecord]) -> SyncChangeSet {
-        let entries: [SyncChangeSet.Entry] = keys(answering: refusal).map { key in
-            if let record = stored[key], !record.isDeleted { return .init(.update, record) }
+        let entries: [SyncChangeSet.Entry] = keys(answering: refusal).compactMap { key in
+            if let record = stored[key], !record.isDeleted {
+                return rules.schema.type(named: key.type)?.mayRead(record, by: identity) == true ? .init(.update, record) : nil
+            }
             return .init(.delete, SyncRecord(type: key.type, id: key.id, revision: stored[key]?.revision ?? 0, attributes: nil))
         }
         return SyncChangeSet(sequence: changeSet.sequence, conflict: true, reason: refusal.reason.rawValue, entries: entries)

@@ -4,7 +4,8 @@ import Logging
 
 /// `POST /v1/sync`, behind the app key check (``AuthenticationMiddleware``): reads a
 /// ``SyncRequest``, answers a ``SyncAnswer`` (see docs/sync.md). A body that is not a valid
-/// request is refused with 400 and nothing is applied.
+/// request is refused with 400 and nothing is applied; a device credential (``SyncDevice``) goes
+/// as `Authorization: Bearer hsd_…` beside the app key.
 ///
 /// Compression both ways: a body sent with `Content-Encoding: gzip` is inflated, to at most the
 /// bytes a plain body may have (``SyncCompression``); an answer of more than a kilobyte goes
@@ -41,7 +42,9 @@ struct SyncRoutes {
         let now = wallClock()
         let clock = ContinuousClock()
         let start = clock.now
-        let answer = try await server.answer(syncRequest, now: now)
+        // A device's credential; an ingest token that stood in for the app key is not one.
+        let credential = request.headers.bearerToken.flatMap { $0.hasPrefix(SyncDevice.secretPrefix) ? String($0) : nil }
+        let answer = try await server.answer(syncRequest, credential: credential, now: now)
         metrics.countSync(answer, duration: clock.now - start)
         let conflicts = answer.outcomes.filter { $0.conflict == true }.count
         logger.debug(

@@ -1,7 +1,8 @@
 public import HermesWire
 
-/// What the server enforces on record sync: the schema, who may change what, and how large a
-/// catch-up page is.
+/// What the server enforces on record sync: the schema (with its access rules,
+/// ``SyncAccessRule``), whether devices need credentials, an extra permission check, and how
+/// large a catch-up page is.
 ///
 /// ```swift
 /// let rules = SyncRules(schema: schema) { clientID, entry in
@@ -15,7 +16,7 @@ public struct SyncRules: Sendable {
 
     /// The shared schema.
     public var schema: SyncSchema
-    /// The permission check, asked for each entry of each change set.
+    /// The permission check, asked for each entry of each change set after the schema's rules.
     public var permission: Permission
     /// About how many records one answer carries before it says `hasMore`.
     public var pageRecords: Int
@@ -24,6 +25,9 @@ public struct SyncRules: Sendable {
     /// Days tombstones and change set outcomes are kept (the collector forgets older ones once
     /// an hour); `nil` keeps them for ever.
     public var historyDays: Int?
+    /// Whether a device must sync with a credential (``SyncDevice``); when `false`, a device
+    /// without one syncs anonymously, under the `everyone` rules, with a client id no credential holds.
+    public var requireCredentials: Bool
 
     /// Rules.
     /// - Parameters:
@@ -31,11 +35,13 @@ public struct SyncRules: Sendable {
     ///   - pageRecords: about how many records one answer carries (default 5,000).
     ///   - maximumChangeSets: change sets applied per request (default 200).
     ///   - historyDays: days tombstones and outcomes are kept (default 30; `nil`: for ever).
-    ///   - permission: the permission check (default: everything allowed).
+    ///   - requireCredentials: whether every device needs a credential (default `false`).
+    ///   - permission: a check beside the schema's access rules (default: everything allowed).
     public init(
-        schema: SyncSchema, pageRecords: Int = 5_000, maximumChangeSets: Int = 200, historyDays: Int? = 30,
+        schema: SyncSchema, pageRecords: Int = 5_000, maximumChangeSets: Int = 200, historyDays: Int? = 30, requireCredentials: Bool = false,
         permission: @escaping Permission = { _, _ in true }
     ) {
+        self.requireCredentials = requireCredentials
         self.historyDays = historyDays.map { max(1, $0) }
         self.schema = schema
         self.permission = permission

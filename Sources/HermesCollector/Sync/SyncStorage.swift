@@ -15,15 +15,16 @@ public protocol SyncStorage: Sendable {
     /// Applies one change set from a device, or refuses it whole.
     /// - Parameters:
     ///   - changeSet: the device's change set, with its `sequence`.
-    ///   - clientID: the device.
+    ///   - identity: the device, its user and roles.
     ///   - schemaVersion: the schema version the device declared.
-    ///   - rules: the schema and the permission check.
+    ///   - rules: the schema with its access rules, and the permission check.
     ///   - now: the time in milliseconds since 1970, stamped on tombstones and outcomes.
     /// - Returns: the outcome to answer: `conflict: false` with the server's ids, `__oldId__` and the
     ///   new revision; or `conflict: true`, a `SyncConflictReason` and the authoritative state of
     ///   the records involved.
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails (nothing is applied).
-    func apply(_ changeSet: SyncChangeSet, from clientID: String, schemaVersion: Int64, rules: SyncRules, now: Int64) async throws(CollectorError)
+    func apply(_ changeSet: SyncChangeSet, from identity: SyncIdentity, schemaVersion: Int64, rules: SyncRules, now: Int64)
+        async throws(CollectorError)
         -> SyncChangeSet
 
     /// One page of what a device at `maxRevision` (with the `cursor` of its last answer) missed.
@@ -46,6 +47,24 @@ public protocol SyncStorage: Sendable {
     /// `devices` most recently seen devices: the console's sync page.
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
     func overview(recent: Int, devices: Int) async throws(CollectorError) -> SyncOverview
+
+    /// Stores a new device credential.
+    /// - Throws: ``CollectorError/Code/editConflict`` when the client id already has one
+    ///   (revoked or not: a client id is never reused); `storageFailed` if the database fails.
+    func addDevice(_ device: SyncDevice) async throws(CollectorError)
+
+    /// The credential bound to `clientID`, revoked or not, or `nil`.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
+    func device(clientID: String) async throws(CollectorError) -> SyncDevice?
+
+    /// Every credential, by client id.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
+    func devices() async throws(CollectorError) -> [SyncDevice]
+
+    /// Revokes the credential of `clientID` at `now`: its requests are refused from then on.
+    /// - Returns: whether a credential not yet revoked was found.
+    /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.
+    func revokeDevice(clientID: String, now: Int64) async throws(CollectorError) -> Bool
 
     /// Every live record, ordered by type and id: for audits and tests.
     /// - Throws: ``CollectorError/Code/storageFailed`` if the database fails.

@@ -11,7 +11,9 @@
 /// ```
 ///
 /// `kind` is `string`, `integer`, `double`, `bool` or `reference` (with `references`, the type
-/// pointed to). Decoding checks the schema whole (``SyncSchema/definitionProblem``).
+/// pointed to). A type may add who may read and write its records (``SyncAccessRule``):
+/// `"owner": "owner_id", "read": "everyone", "write": ["owner", "role:admin"]`. Decoding checks
+/// the schema whole (``SyncSchema/definitionProblem``).
 extension SyncSchema: Codable {
     private enum CodingKeys: String, CodingKey {
         case version, types
@@ -36,7 +38,8 @@ extension SyncSchema: Codable {
 
     /// What is wrong with the schema as a whole, or `nil`: a version below 1, no types, a name
     /// that is not lowercase letters, digits and `_` starting with a letter, a type or attribute
-    /// named twice, an attribute named `id` or `revision`, a reference to a type the schema lacks.
+    /// named twice, an attribute named `id` or `revision`, a reference to a type the schema lacks,
+    /// an owner rule without a string owner attribute.
     public var definitionProblem: String? {
         guard version >= 1 else { return "the schema version must be at least 1" }
         guard !types.isEmpty else { return "the schema has no types" }
@@ -54,6 +57,7 @@ extension SyncSchema: Codable {
                 }
                 guard attributeNames.insert(attribute.name).inserted else { return "\(type.name).\(attribute.name) is declared twice" }
             }
+            if let problem = type.accessProblem { return problem }
         }
         for type in types {
             for attribute in type.attributes {
@@ -75,18 +79,43 @@ extension SyncSchema: Codable {
 
 extension SyncEntityType: Codable {
     private enum CodingKeys: String, CodingKey {
-        case name, attributes
+        case name, attributes, owner, read, write
     }
 
+    /// Reads a type; `owner`, `read` and `write` are optional (`read` and `write` default to
+    /// everyone), each rule list one rule (`"owner"`) or an array of them (`["owner", "role:admin"]`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(try container.decode(String.self, forKey: .name), attributes: try container.decode([SyncAttribute].self, forKey: .attributes))
+        self.init(
+            try container.decode(String.self, forKey: .name), attributes: try container.decode([SyncAttribute].self, forKey: .attributes),
+            owner: try container.decodeIfPresent(String.self, forKey: .owner), read: try Self.rules(in: container, forKey: .read),
+            write: try Self.rules(in: container, forKey: .write))
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(name, forKey: .name)
         try container.encode(attributes, forKey: .attributes)
+        try container.encodeIfPresent(owner, forKey: .owner)
+        if read != [.everyone] { try container.encode(read.map(\.description), forKey: .read) }
+        if write != [.everyone] { try container.encode(write.map(\.description), forKey: .write) }
+    }
+
+    private static func rules(in container: KeyedDecodingContainer<CodingKeys>, forKey key: CodingKeys) throws -> [SyncAccessRule] {
+        guard container.contains(key) else { return [.everyone] }
+        let texts: [String]
+        if let text = try? container.decode(String.self, forKey: key) {
+            texts = [text]
+        } else {
+            texts = try container.decode([String].self, forKey: key)
+        }
+        return try texts.map { text in
+            guard let rule = SyncAccessRule(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "\(text) is not a rule: everyone, owner or role:NAME")
+            }
+            return rule
+        }
     }
 }
 
@@ -123,5 +152,15 @@ extension SyncAttribute: Codable {
         default:
             try container.encode(kind.description, forKey: .kind)
         }
+    }
+}
+
+extension SyncEntityType {
+    /// What is wrong with the type's access rules, or `nil`: an owner rule without an owner, or
+    /// an owner that is not one of its string attributes.
+    var accessProblem: String? {
+        if let owner, attribute(named: owner)?.kind != .string { return "\(name): owner \(owner) must be one of its string attributes" }
+        if owner == nil, (read + write).contains(.owner) { return "\(name): the owner rule needs an owner attribute" }
+        return nil
     }
 }

@@ -47,11 +47,29 @@ public struct SyncEntityType: Sendable, Hashable {
     public var name: String
     /// The attributes besides `id` and `revision`.
     public var attributes: [SyncAttribute]
+    /// The string attribute naming the user who owns a record, for the ``SyncAccessRule/owner`` rule.
+    public var owner: String?
+    /// Who may receive its records (default: everyone).
+    public var read: [SyncAccessRule]
+    /// Who may create, update and delete its records (default: everyone).
+    public var write: [SyncAccessRule]
 
     /// A record type.
-    public init(_ name: String, attributes: [SyncAttribute]) {
+    /// - Parameters:
+    ///   - name: the type's name.
+    ///   - attributes: its attributes.
+    ///   - owner: the string attribute naming a record's owner, when a rule is ``SyncAccessRule/owner``.
+    ///   - read: who may receive its records.
+    ///   - write: who may create, update and delete them.
+    public init(
+        _ name: String, attributes: [SyncAttribute], owner: String? = nil, read: [SyncAccessRule] = [.everyone],
+        write: [SyncAccessRule] = [.everyone]
+    ) {
         self.name = name
         self.attributes = attributes
+        self.owner = owner
+        self.read = read
+        self.write = write
     }
 
     /// The attribute named `name`, if the type has it.

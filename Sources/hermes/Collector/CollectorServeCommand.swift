@@ -138,6 +138,13 @@ struct CollectorServeCommand: AsyncParsableCommand {
     )
     var syncHistoryDays: Int?
 
+    @Flag(
+        name: .customLong("sync-require-credentials"),
+        help:
+            "With --sync-schema: sync only devices with a credential (hermes sync devices add); without it, a device with none syncs under the schema's everyone rules."
+    )
+    var syncRequireCredentials = false
+
     @Option(name: .customLong("log-level"), help: "trace, debug (adds a line per request), info, notice, warning, error or critical. (default: info)")
     var logLevel: Logger.Level?
 

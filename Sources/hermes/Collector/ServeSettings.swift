@@ -141,10 +141,14 @@ struct ServeSettings {
 
         let syncHistoryDays = try number(flags.syncHistoryDays, "sync-history-days")
         if let syncHistoryDays, syncHistoryDays < 1 { throw ValidationError("--sync-history-days must be at least 1.") }
+        let requireCredentials = try pick(flags.syncRequireCredentials ? true : nil, "sync-require-credentials") {
+            try read.flag("sync-require-credentials")
+        }
         if let path = try text(flags.syncSchema, "sync-schema") {
-            syncRules = SyncRules(schema: try Self.syncSchema(path), historyDays: syncHistoryDays ?? 30)
-        } else if syncHistoryDays != nil {
-            throw ValidationError("--sync-history-days needs --sync-schema.")
+            syncRules = SyncRules(
+                schema: try Self.syncSchema(path), historyDays: syncHistoryDays ?? 30, requireCredentials: requireCredentials ?? false)
+        } else if syncHistoryDays != nil || requireCredentials != nil {
+            throw ValidationError("--sync-history-days and --sync-require-credentials need --sync-schema.")
         }
         self.sources = sources
     }
@@ -168,6 +172,7 @@ struct ServeSettings {
             ("app-key-rate", collector.appKeyRequestsPerSecond.map { "\(Int($0)) a second per app key" } ?? "no limit"),
             ("retention-days", collector.retentionDays.map(String.init) ?? "keep everything"),
             ("sync-schema", syncRules.map { "version \($0.schema.version), \($0.schema.types.count) types" } ?? "off"),
+            ("sync-require-credentials", syncRules.map { String($0.requireCredentials) } ?? "off"),
             ("log-level", logLevel.rawValue), ("log-json", String(logJSON)),
         ]
         lines = lines.map { name, value in (name, value + (sources[name].map { " (\($0))" } ?? "")) }

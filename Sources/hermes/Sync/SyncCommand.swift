@@ -5,6 +5,9 @@ struct SyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Record sync: a shared data set on many devices, offline first (docs/sync.md).",
-        subcommands: [SyncDemoCommand.self, SyncTortureCommand.self, SyncBenchCommand.self, SyncSnapshotCommand.self, SyncDeviceCommand.self]
+        subcommands: [
+            SyncDemoCommand.self, SyncTortureCommand.self, SyncBenchCommand.self, SyncSnapshotCommand.self, SyncDevicesCommand.self,
+            SyncDeviceCommand.self,
+        ]
     )
 }

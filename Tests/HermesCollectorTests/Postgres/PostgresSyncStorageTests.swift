@@ -12,7 +12,8 @@ struct PostgresSyncStorageTests {
             let rules = SyncStorageContractTests.rules
             // Given an apply under way when the store closes
             async let applied = store.apply(
-                SyncStorageContractTests.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: rules, now: 1
+                SyncStorageContractTests.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: rules,
+                now: 1
             )
             async let closed: Void = store.close()
             // Then it finished (or was refused as closed), and a later call fails at once instead of waiting
@@ -42,7 +43,7 @@ struct PostgresSyncStorageTests {
             // Then one more finds them ready, and the collector's own tables migrate beside them
             let store = try await PostgresSyncStorage.open(url: database.location, logger: TestStorage.logger)
             let outcome = try await store.apply(
-                SyncStorageContractTests.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1,
+                SyncStorageContractTests.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1,
                 rules: SyncStorageContractTests.rules, now: 1
             )
             #expect(outcome.revision == 1)

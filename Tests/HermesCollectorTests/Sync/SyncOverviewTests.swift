@@ -10,12 +10,14 @@ struct SyncOverviewTests {
     func theOverviewCountsTypesChangeSetsConflictsAndDevices(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
             let created = try await storage.apply(
-                Contract.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Contract.rules, now: 10)
-            _ = try await storage.apply(Contract.create(1, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Contract.rules, now: 20)
+                Contract.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Contract.rules, now: 10)
+            _ = try await storage.apply(
+                Contract.create(1, "teams", -1, ["name": "b"]), from: SyncIdentity(clientID: "d2"), schemaVersion: 1, rules: Contract.rules, now: 20)
             let id = try #require(created.entries.first?.record.id)
             // A player on a team that does not exist: refused, recorded as a conflict
             _ = try await storage.apply(
-                Contract.create(2, "players", -2, ["name": "p", "team_id": .int(id + 1_000)]), from: "d1", schemaVersion: 1, rules: Contract.rules,
+                Contract.create(2, "players", -2, ["name": "p", "team_id": .int(id + 1_000)]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1,
+                rules: Contract.rules,
                 now: 30)
             let overview = try await storage.overview(recent: 10, devices: 10)
             #expect(overview.revision == 2)

@@ -19,9 +19,12 @@ struct SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func revisionsCountUpByOneAndRetriedChangeSetGetsTheRecordedOutcome(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let first = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
-            let second = try await storage.apply(Self.create(1, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
-            let again = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let first = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
+            let second = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "b"]), from: SyncIdentity(clientID: "d2"), schemaVersion: 1, rules: Self.rules, now: 1)
+            let again = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(first.revision == 1 && second.revision == 2)
             #expect(again == first)
             #expect(first.entries.first?.oldID == -1)
@@ -32,7 +35,8 @@ struct SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func staleUpdateIsRolledBackWholeWithTheServersRecord(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let created = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
             let update = { (sequence: Int64, name: String, base: Int64) in
                 SyncChangeSet(
@@ -42,8 +46,8 @@ struct SyncStorageContractTests {
                         .init(.update, SyncRecord(type: "teams", id: id, revision: base, attributes: ["name": .string(name)])),
                     ])
             }
-            let applied = try await storage.apply(update(2, "b", 1), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
-            let refused = try await storage.apply(update(1, "c", 1), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            let applied = try await storage.apply(update(2, "b", 1), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
+            let refused = try await storage.apply(update(1, "c", 1), from: SyncIdentity(clientID: "d2"), schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(applied.conflict == false && applied.revision == 2)
             #expect(refused.conflict == true && refused.reason == "stale" && refused.revision == nil)
             #expect(refused.entries == [.init(.update, SyncRecord(type: "teams", id: id, revision: 2, attributes: ["name": "b"]))])
@@ -60,12 +64,12 @@ struct SyncStorageContractTests {
                     entries: [
                         .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
                         .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
-                    ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+                    ]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             let team = try #require(created.entries.first { $0.record.type == "teams" }?.record)
             let player = try #require(created.entries.first { $0.record.type == "players" }?.record)
             #expect(player.attributes?["team_id"] == .int(team.id))
             let delete = SyncChangeSet(sequence: 2, entries: [.init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil))])
-            let refused = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let refused = try await storage.apply(delete, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(refused.reason == "referenced" && Set(refused.entries.map(\.record)) == [team, player])
             let both = SyncChangeSet(
                 sequence: 3,
@@ -73,7 +77,7 @@ struct SyncStorageContractTests {
                     .init(.delete, SyncRecord(type: "players", id: player.id, revision: 1, attributes: nil)),
                     .init(.delete, SyncRecord(type: "teams", id: team.id, revision: 1, attributes: nil)),
                 ])
-            #expect(try await storage.apply(both, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1).revision == 2)
+            #expect(try await storage.apply(both, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1).revision == 2)
             let page = try await storage.page(after: 1, cursor: nil, limit: 10)
             #expect(page.changeSets.map(\.entries.count) == [2] && page.changeSets[0].entries.allSatisfy { $0.operation == .delete })
         }
@@ -90,7 +94,7 @@ struct SyncStorageContractTests {
                             .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "x"])),
                             .init(.create, SyncRecord(type: "teams", id: -2, revision: 0, attributes: ["name": "y"])),
                             .init(.create, SyncRecord(type: "teams", id: -3, revision: 0, attributes: ["name": "z"])),
-                        ]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+                        ]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             }
             // A device at revision 1 catches up two records at a time: each page is a whole revision.
             let caughtUp = try await storage.page(after: 1, cursor: nil, limit: 2)
@@ -110,11 +114,13 @@ struct SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func deviceBehindTheForgottenHistoryGetsAReset(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
-            _ = try await storage.apply(Self.create(2, "teams", -1, ["name": "b"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let created = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
+            _ = try await storage.apply(
+                Self.create(2, "teams", -1, ["name": "b"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             let id = try #require(created.entries.first?.record.id)
             let delete = SyncChangeSet(sequence: 3, entries: [.init(.delete, SyncRecord(type: "teams", id: id, revision: 1, attributes: nil))])
-            _ = try await storage.apply(delete, from: "d1", schemaVersion: 1, rules: Self.rules, now: 5)
+            _ = try await storage.apply(delete, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 5)
             #expect(try await storage.pruneHistory(before: 4) == 0)
             #expect(try await storage.pruneHistory(before: 6) == 1)
             let behind = try await storage.page(after: 2, cursor: nil, limit: 10)
@@ -130,7 +136,8 @@ extension SyncStorageContractTests {
     @Test(arguments: StorageKind.available)
     func deviceAheadOfTheServerGetsAReset(kind: StorageKind) async throws {
         try await TestStorage.withSyncStore(kind) { storage in
-            _ = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            _ = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             let ahead = try await storage.page(after: 9, cursor: nil, limit: 10)
             #expect(ahead.reset && ahead.maxRevision == 1 && ahead.changeSets.count == 1)
         }
@@ -147,7 +154,7 @@ extension SyncStorageContractTests {
                     group.addTask {
                         for sequence in Int64(1)...15 {
                             let changeSet = Self.create(sequence, "teams", -1, ["name": .string("\(device)-\(sequence)")])
-                            _ = try await storage.apply(changeSet, from: device, schemaVersion: 1, rules: Self.rules, now: 1)
+                            _ = try await storage.apply(changeSet, from: SyncIdentity(clientID: device), schemaVersion: 1, rules: Self.rules, now: 1)
                         }
                     }
                 }
@@ -181,8 +188,8 @@ extension SyncStorageContractTests {
                     .init(.create, SyncRecord(type: "teams", id: -1, revision: 0, attributes: ["name": "a"])),
                     .init(.create, SyncRecord(type: "players", id: -2, revision: 0, attributes: ["name": "p", "team_id": -1])),
                 ])
-            async let first = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
-            async let second = storage.apply(changeSet, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            async let first = storage.apply(changeSet, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
+            async let second = storage.apply(changeSet, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             let (one, other) = try await (first, second)
             #expect(one == other && one.conflict == false && one.revision == 1)
             #expect(one.entries.map(\.oldID) == [-1, -2])
@@ -195,15 +202,18 @@ extension SyncStorageContractTests {
         try await TestStorage.withSyncStore(kind) { storage in
             // Given a change set naming an unknown type, made under the server's schema version
             let unknown = Self.create(1, "coaches", -1, ["name": "c"])
-            let invalid = try await storage.apply(unknown, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            let invalid = try await storage.apply(unknown, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             // Then it is refused, consumed (the same answer again), and the next one applies
             #expect(invalid.conflict == true && invalid.reason == "invalid" && invalid.entries.isEmpty)
-            #expect(try await storage.apply(unknown, from: "d1", schemaVersion: 1, rules: Self.rules, now: 1) == invalid)
-            let next = try await storage.apply(Self.create(3, "teams", -1, ["name": "a"]), from: "d1", schemaVersion: 1, rules: Self.rules, now: 1)
+            #expect(try await storage.apply(unknown, from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1) == invalid)
+            let next = try await storage.apply(
+                Self.create(3, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(next.conflict == false && next.revision == 1)
             // And a sequence below the device's last one, whose outcome is not kept, is expired
-            _ = try await storage.apply(Self.create(5, "teams", -1, ["name": "b"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
-            let late = try await storage.apply(Self.create(4, "teams", -1, ["name": "c"]), from: "d2", schemaVersion: 1, rules: Self.rules, now: 1)
+            _ = try await storage.apply(
+                Self.create(5, "teams", -1, ["name": "b"]), from: SyncIdentity(clientID: "d2"), schemaVersion: 1, rules: Self.rules, now: 1)
+            let late = try await storage.apply(
+                Self.create(4, "teams", -1, ["name": "c"]), from: SyncIdentity(clientID: "d2"), schemaVersion: 1, rules: Self.rules, now: 1)
             #expect(late.conflict == true && late.reason == "expired")
             #expect(try await storage.liveRecords().map(\.attributes?["name"]) == ["a", "b"])
         }
@@ -226,30 +236,36 @@ extension SyncStorageContractTests {
                     sequence: sequence, entries: [.init(.update, SyncRecord(type: "teams", id: id, revision: base, attributes: attributes))])
             }
             // Given a server at version 2: a version 1 device creates a team, a version 2 device colors it
-            let created = try await storage.apply(Self.create(1, "teams", -1, ["name": "a"]), from: "old", schemaVersion: 1, rules: rules, now: 1)
+            let created = try await storage.apply(
+                Self.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "old"), schemaVersion: 1, rules: rules, now: 1)
             let team = try #require(created.entries.first?.record.id)
             let colored = try await storage.apply(
-                update(1, team, base: 1, ["name": "a", "color": "red"]), from: "new", schemaVersion: 2, rules: rules, now: 1)
+                update(1, team, base: 1, ["name": "a", "color": "red"]), from: SyncIdentity(clientID: "new"), schemaVersion: 2, rules: rules, now: 1)
             #expect(created.conflict == false && colored.conflict == false && colored.revision == 2)
             // When the version 1 device renames it, knowing nothing of colors
-            let renamed = try await storage.apply(update(2, team, base: 2, ["name": "b"]), from: "old", schemaVersion: 1, rules: rules, now: 1)
+            let renamed = try await storage.apply(
+                update(2, team, base: 2, ["name": "b"]), from: SyncIdentity(clientID: "old"), schemaVersion: 1, rules: rules, now: 1)
             // Then the rename applies and the color it did not know stays
             #expect(renamed.conflict == false && renamed.revision == 3)
             #expect(try await storage.liveRecords().first?.attributes == ["name": "b", "color": "red"])
             // When it sends a change set using an attribute version 2 does not have, and one after it
             let motto = Self.create(3, "teams", -1, ["name": "c", "motto": "onwards"])
-            let pending = try await storage.apply(motto, from: "old", schemaVersion: 1, rules: rules, now: 1)
+            let pending = try await storage.apply(motto, from: SyncIdentity(clientID: "old"), schemaVersion: 1, rules: rules, now: 1)
             // Then it waits: schemaPending, nothing of it answered or applied, and no outcome recorded,
             // so the same sequence applies once its app speaks version 2
             #expect(pending.conflict == true && pending.reason == "schemaPending" && pending.entries.isEmpty && pending.revision == nil)
             #expect(try await storage.liveRecords().count == 1)
-            let resent = try await storage.apply(Self.create(3, "teams", -1, ["name": "c"]), from: "old", schemaVersion: 2, rules: rules, now: 1)
+            let resent = try await storage.apply(
+                Self.create(3, "teams", -1, ["name": "c"]), from: SyncIdentity(clientID: "old"), schemaVersion: 2, rules: rules, now: 1)
             #expect(resent.conflict == false && resent.revision == 4)
             // And an attribute unknown under the server's own version is still invalid, for good
-            let wrong = try await storage.apply(Self.create(4, "teams", -1, ["motto": "x"]), from: "old", schemaVersion: 2, rules: rules, now: 1)
+            let wrong = try await storage.apply(
+                Self.create(4, "teams", -1, ["motto": "x"]), from: SyncIdentity(clientID: "old"), schemaVersion: 2, rules: rules, now: 1)
             #expect(wrong.reason == "invalid")
             #expect(
-                try await storage.apply(Self.create(4, "teams", -1, ["motto": "x"]), from: "old", schemaVersion: 2, rules: rules, now: 1) == wrong)
+                try await storage.apply(
+                    Self.create(4, "teams", -1, ["motto": "x"]), from: SyncIdentity(clientID: "old"), schemaVersion: 2, rules: rules, now: 1) == wrong
+            )
         }
     }
 }

@@ -58,3 +58,37 @@ struct SyncSchemaTests {
         }
     }
 }
+
+/// The access rules in the schema's JSON form.
+struct SyncAccessRuleTests {
+    @Test func rulesReadAsOneOrManyAndRoundTrip() throws {
+        let json = """
+            {"version":1,"types":[{"name":"notes","attributes":[{"name":"owner","kind":"string"}],"owner":"owner",
+            "read":"everyone","write":["owner","role:admin"]},{"name":"tags","attributes":[]}]}
+            """
+        let schema = try JSONDecoder().decode(SyncSchema.self, from: Data(json.utf8))
+        #expect(schema.types[0].read == [.everyone] && schema.types[0].write == [.owner, .role("admin")] && schema.types[0].owner == "owner")
+        #expect(schema.types[1].read == [.everyone] && schema.types[1].write == [.everyone])
+        #expect(try JSONDecoder().decode(SyncSchema.self, from: JSONEncoder().encode(schema)) == schema)
+    }
+
+    @Test func anOwnerRuleNeedsAStringOwnerAttributeAndRulesMustBeKnown() {
+        let noOwner = #"{"version":1,"types":[{"name":"notes","attributes":[],"write":"owner"}]}"#
+        let numberOwner = #"{"version":1,"types":[{"name":"notes","attributes":[{"name":"o","kind":"integer"}],"owner":"o"}]}"#
+        let unknown = #"{"version":1,"types":[{"name":"notes","attributes":[],"read":"admins"}]}"#
+        for json in [noOwner, numberOwner, unknown] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(SyncSchema.self, from: Data(json.utf8)) }
+        }
+    }
+
+    @Test func ownerRoleAndEveryoneDecideReadsAndWrites() {
+        let type = SyncEntityType("notes", attributes: [.init("owner", .string)], owner: "owner", read: [.owner, .role("audit")], write: [.owner])
+        let alice = SyncIdentity(clientID: "a", user: "alice"), auditor = SyncIdentity(clientID: "b", user: "bob", roles: ["audit"])
+        let anonymous = SyncIdentity(clientID: "c")
+        let note = SyncRecord(type: "notes", id: 1, revision: 1, attributes: ["owner": "alice"])
+        #expect(type.mayRead(note, by: alice) && type.mayRead(note, by: auditor) && !type.mayRead(note, by: anonymous))
+        #expect(type.mayWrite(from: nil, to: ["owner": "alice"], by: alice) && !type.mayWrite(from: nil, to: ["owner": "alice"], by: auditor))
+        #expect(!type.mayWrite(from: ["owner": "alice"], to: ["owner": "bob"], by: alice))
+        #expect(type.mayWrite(from: ["owner": "alice"], to: nil, by: alice) && !type.mayWrite(from: nil, to: [:], by: anonymous))
+    }
+}
