@@ -8,6 +8,7 @@ struct SyncTortureTests {
         let outcome = try await SyncTorture(devices: 6, seconds: 1, seed: 3, processes: 0, executable: nil).run()
         #expect(outcome.devices == 6 && outcome.changes >= 18)
         #expect(outcome.diverged == 0 && outcome.lost == 0 && outcome.duplicates == 0 && outcome.regressions == 0)
+        #expect(outcome.violations == 0 && outcome.impersonations == 0)
     }
 
     /// The PostgreSQL server of the tests, when one is given; under `CI=true` its absence fails
@@ -23,5 +24,6 @@ struct SyncTortureTests {
         let outcome = try await torture.run()
         #expect(outcome.devices == 6 && outcome.changes >= 18)
         #expect(outcome.diverged == 0 && outcome.lost == 0 && outcome.duplicates == 0 && outcome.regressions == 0)
+        #expect(outcome.violations == 0 && outcome.impersonations == 0)
     }
 }

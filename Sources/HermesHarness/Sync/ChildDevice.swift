@@ -10,6 +10,8 @@ package struct ChildDevice: Sendable {
     package let directory: URL
     package let executable: URL
     package let seed: UInt64
+    /// The device's credential.
+    package let credential: String
 
     package var clientID: String { "process-\(index)" }
     package var path: String { directory.appendingPathComponent("\(clientID).sqlite").path }
@@ -29,7 +31,7 @@ package struct ChildDevice: Sendable {
                     executable: executable,
                     arguments: [
                         "sync", "device", "--path", path, "--client-id", clientID, "--port", String(port()),
-                        "--seed", String(seed &+ UInt64(run) &* 31 &+ UInt64(index)),
+                        "--seed", String(seed &+ UInt64(run) &* 31 &+ UInt64(index)), "--credential", credential,
                     ])
             else { break }
             let remaining = ContinuousClock.now.duration(to: deadline)

@@ -19,9 +19,9 @@ package final class SyncServerSwitch: Sendable {
     /// How many answers were lost.
     package var dropped: Int { state.withLock { $0.dropped } }
 
-    package func answer(_ request: [UInt8], now: Int64) async throws -> [UInt8] {
+    package func answer(_ request: [UInt8], credential: String?, now: Int64) async throws -> [UInt8] {
         guard let server = state.withLock({ $0.server }) else { throw RunFailure("the server is restarting") }
-        let answer = try await server.answer(try SyncRequest(jsonBytes: request), now: now)
+        let answer = try await server.answer(try SyncRequest(jsonBytes: request), credential: credential, now: now)
         let drop = state.withLock { state in
             let drop = Double.random(in: 0..<1, using: &state.random) < state.dropRate
             if drop { state.dropped += 1 }
@@ -32,14 +32,16 @@ package final class SyncServerSwitch: Sendable {
     }
 }
 
-/// A device's way to the ``SyncServerSwitch``, with its own offline switch.
+/// A device's way to the ``SyncServerSwitch``, with its credential and its own offline switch.
 package final class FaultySyncTransport: SyncTransport {
     package let server: SyncServerSwitch
+    package let credential: String?
     package let now: @Sendable () -> Int64
     private let offline = Mutex(false)
 
-    package init(server: SyncServerSwitch, now: @escaping @Sendable () -> Int64) {
+    package init(server: SyncServerSwitch, credential: String?, now: @escaping @Sendable () -> Int64) {
         self.server = server
+        self.credential = credential
         self.now = now
     }
 
@@ -47,6 +49,6 @@ package final class FaultySyncTransport: SyncTransport {
 
     package func exchange(_ request: [UInt8]) async throws -> [UInt8] {
         if offline.withLock({ $0 }) { throw RunFailure("offline") }
-        return try await server.answer(request, now: now())
+        return try await server.answer(request, credential: credential, now: now())
     }
 }

@@ -16,6 +16,10 @@ package import Synchronization
 /// hold the server's rows, every change set a device saved must have exactly one outcome, no
 /// record may be created twice, and no device's revision may go backwards (but at its update,
 /// when it fetches the data set again).
+///
+/// Every device syncs with its own credential, and the server enforces access rules
+/// (``SyncTortureSchema/guarded(_:)``): each device holds exactly the server's rows it may read,
+/// no trespass is let through, and no request under another device's client id is answered.
 package struct SyncTorture {
     package struct Outcome {
         package var devices = 0
@@ -29,8 +33,16 @@ package struct SyncTorture {
         package var droppedAnswers = 0
         /// Answers that left a device's change sets waiting for the server's schema.
         package var waited = 0
+        /// Change sets of the in-process devices refused as `forbidden` (their trespasses).
+        package var forbidden = 0
+        /// Live records a trespass left: a create labelled `trespass:` or an update's score of -1.
+        package var violations = 0
+        /// Requests under another device's client id (without its credential) the server answered.
+        package var impersonations = 0
 
-        package var kept: Bool { diverged == 0 && lost == 0 && duplicates == 0 && regressions == 0 && conflicts > 0 }
+        package var kept: Bool {
+            diverged == 0 && lost == 0 && duplicates == 0 && regressions == 0 && conflicts > 0 && violations == 0 && impersonations == 0
+        }
     }
 
     package let devices: Int
@@ -72,6 +84,15 @@ package struct SyncTorture {
 
     private func run(in directory: URL, location: StorageLocation) async throws -> Outcome {
         let servers = try await SyncTortureServer.start(location: location, dropRate: 0.15, seed: seed)
+        let simulated = max(0, devices - (executable == nil ? 0 : processes))
+        let ids = (0..<simulated).map { "device-\($0)" } + (executable == nil ? [] : (0..<processes).map { "process-\($0)" })
+        var credentials: [String: String] = [:]
+        for id in ids {
+            let identity = SyncTortureSchema.identity(of: id)
+            let (device, secret) = try SyncDevice.issue(clientID: id, user: identity.user ?? "", roles: Array(identity.roles), now: 1)
+            try await servers.storage.addDevice(device)
+            credentials[id] = secret
+        }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(seconds)
         let now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1000) }
@@ -79,7 +100,9 @@ package struct SyncTorture {
         // Device processes, killed with SIGKILL and started again until the deadline.
         let children =
             executable.map { executable in
-                (0..<processes).map { ChildDevice(index: $0, directory: directory, executable: executable, seed: seed) }
+                (0..<processes).map {
+                    ChildDevice(index: $0, directory: directory, executable: executable, seed: seed, credential: credentials["process-\($0)"] ?? "")
+                }
             } ?? []
         async let killed = runThreads(children.count) { index in children[index].run(until: deadline, port: { servers.port }) }
 
@@ -88,29 +111,29 @@ package struct SyncTorture {
         let upgrade = clock.now + .seconds(seconds / 2)
 
         // In-process devices, each with its own SQLite file.
-        let simulated = max(0, devices - children.count)
-        let (regressions, waited) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+        let (regressions, waited, forbidden) = try await withThrowingTaskGroup(of: (Int, Int, Int).self) { group in
             for index in 0..<simulated {
-                group.addTask {
-                    try await SimulatedDevice(index: index, directory: directory, seed: seed, switchboard: servers.switchboard, now: now)
-                        .run(until: deadline, upgradeAfter: upgrade)
-                }
+                let device = SimulatedDevice(
+                    index: index, directory: directory, seed: seed, switchboard: servers.switchboard, credential: credentials["device-\(index)"],
+                    now: now)
+                group.addTask { try await device.run(until: deadline, upgradeAfter: upgrade) }
             }
-            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+            return try await group.reduce((0, 0, 0)) { ($0.0 + $1.0, $0.1 + $1.1, $0.2 + $1.2) }
         }
         try await restarted
         let kills = await killed
         var outcome = Outcome(devices: simulated + children.count)
         outcome.regressions = regressions + kills.map(\.regressions).reduce(0, +)
         outcome.waited = waited
+        outcome.forbidden = forbidden
         outcome.kills = kills.map(\.kills).reduce(0, +)
         outcome.droppedAnswers = servers.switchboard.dropped
 
         // Quiet phase: everything online, no answer lost, every device syncs until its queue is empty.
         servers.switchboard.setDropRate(0)
         var clients: [(id: String, client: SyncClient)] = []
-        for id in (0..<simulated).map({ "device-\($0)" }) + children.map(\.clientID) {
-            let transport = FaultySyncTransport(server: servers.switchboard, now: now)
+        for id in ids {
+            let transport = FaultySyncTransport(server: servers.switchboard, credential: credentials[id], now: now)
             let path = directory.appendingPathComponent("\(id).sqlite").path
             clients.append((id, try SyncClient(path: path, clientID: id, schema: SyncTortureSchema.upgraded, transport: transport)))
         }
@@ -119,6 +142,7 @@ package struct SyncTorture {
                 for _ in 0..<5 where (try? await client.sync()) == nil {}
             }
         }
+        outcome.impersonations = await impersonations(of: ids, credentials: credentials, through: servers.switchboard)
         await servers.stop()
         do {
             try await audit(clients, storage: servers.storage, into: &outcome)
@@ -130,9 +154,26 @@ package struct SyncTorture {
         return outcome
     }
 
+    /// Requests under each device's client id without a credential, and with the next device's
+    /// credential: how many the server answered (each must be refused).
+    private func impersonations(of ids: [String], credentials: [String: String], through server: SyncServerSwitch) async -> Int {
+        var answered = 0
+        for (index, id) in ids.enumerated() {
+            let request = (try? SyncRequest(clientID: id, schemaVersion: 2, maxRevision: 0, changeSets: []).jsonBytes()) ?? []
+            for credential in [nil, credentials[ids[(index + 1) % ids.count]]] where ids.count > 1 {
+                if (try? await server.answer(request, credential: credential, now: 1)) != nil { answered += 1 }
+            }
+        }
+        return answered
+    }
+
     private func audit(_ clients: [(id: String, client: SyncClient)], storage: any SyncStorage, into outcome: inout Outcome) async throws {
         guard let storage = storage as? any SyncOutcomeAudit else { throw RunFailure("the sync store cannot list its outcomes") }
         let serverRecords = try await storage.liveRecords().map(Self.normalized)
+        let schema = SyncTortureSchema.guarded(SyncTortureSchema.upgraded)
+        outcome.violations = serverRecords.filter {
+            $0.attributes?["label"]?.stringValue?.hasPrefix("trespass:") == true || $0.attributes?["score"] == .int(-1)
+        }.count
         var outcomes: [String: Set<Int64>] = [:]
         for recorded in try await storage.outcomes() {
             outcomes[recorded.clientID, default: []].insert(recorded.sequence)
@@ -145,9 +186,11 @@ package struct SyncTorture {
             outcome.lost += saved > 0 ? (1...saved).filter { !recorded.contains($0) }.count : 0
             let local = try client.allRecords().map(Self.normalized)
             let queued = try client.queuedChangeSets()
-            if local != serverRecords || queued > 0 {
+            let identity = SyncTortureSchema.identity(of: id)
+            let readable = serverRecords.filter { schema.type(named: $0.type)?.mayRead($0, by: identity) ?? false }
+            if local != readable || queued > 0 {
                 outcome.diverged += 1
-                let onlyLocal = Set(local).subtracting(serverRecords).count, onlyServer = Set(serverRecords).subtracting(local).count
+                let onlyLocal = Set(local).subtracting(readable).count, onlyServer = Set(readable).subtracting(local).count
                 FileHandle.standardError.write(
                     Data(
                         "\(id) differs: \(onlyLocal) records only on the device, \(onlyServer) only on the server, \(queued) change sets queued\n"
@@ -182,24 +225,27 @@ package struct SimulatedDevice {
     package let directory: URL
     package let seed: UInt64
     package let switchboard: SyncServerSwitch
+    package let credential: String?
     package let now: @Sendable () -> Int64
 
     /// Runs the device until `deadline`: one device in five with the upgraded app from the start,
     /// the others updated at random once `upgradeAfter` has passed (the client opened again on
     /// its database with the upgraded schema, its queue as it was).
     /// - Returns: how many times its revision went backwards (but at its update, which fetches
-    ///   the data set again), and how many answers left its change sets waiting for the schema.
-    package func run(until deadline: ContinuousClock.Instant, upgradeAfter: ContinuousClock.Instant) async throws -> (Int, Int) {
+    ///   the data set again), how many answers left its change sets waiting for the schema, and
+    ///   how many of its change sets were refused as forbidden.
+    package func run(until deadline: ContinuousClock.Instant, upgradeAfter: ContinuousClock.Instant) async throws -> (Int, Int, Int) {
         var random = SplitMix64(seed: seed &+ UInt64(index) &* 0x9E37_79B9)
         let id = "device-\(index)"
         let path = directory.appendingPathComponent("\(id).sqlite").path
-        let transport = FaultySyncTransport(server: switchboard, now: now)
+        let transport = FaultySyncTransport(server: switchboard, credential: credential, now: now)
         var schema = index % 5 == 0 ? SyncTortureSchema.upgraded : SyncTortureSchema.schema
         var client = try SyncClient(path: path, clientID: id, schema: schema, transport: transport)
         let workload = SyncWorkload(clientID: id)
         var revision: Int64 = 0
         var regressions = 0
         var waited = 0
+        var forbidden = 0
         // At least a few change sets each, however loaded the machine: the workload must collide.
         for step in 0..<1_000_000 where step < 3 || ContinuousClock.now < deadline {
             if Double.random(in: 0..<1, using: &random) < 0.08 { transport.setOffline(Bool.random(using: &random)) }
@@ -212,14 +258,17 @@ package struct SimulatedDevice {
                 client = try SyncClient(path: path, clientID: id, schema: schema, transport: transport)
             }
             _ = try workload.step(client, random: &random)
-            if let report = try? await client.sync(maximumExchanges: 20), !report.pending.isEmpty { waited += 1 }
+            if let report = try? await client.sync(maximumExchanges: 20) {
+                if !report.pending.isEmpty { waited += 1 }
+                forbidden += report.conflicts.filter { $0.reason == .forbidden }.count
+            }
             let now = try client.maxRevision()
             if now < revision { regressions += 1 }
             revision = now
             await Task.yield()
         }
         transport.setOffline(false)
-        return (regressions, waited)
+        return (regressions, waited, forbidden)
     }
 }
 
@@ -234,6 +283,9 @@ extension SyncTorture.Outcome {
         report.add("diverged", Double(diverged), "devices whose rows differ from the server's (must be 0)")
         report.add("lost", Double(lost), "saved change sets without an outcome (must be 0)")
         report.add("duplicates", Double(duplicates), "records created twice (must be 0)")
+        report.add("forbidden", Double(forbidden), "change sets of in-process devices refused by the access rules (their trespasses)")
+        report.add("violations", Double(violations), "live records a trespass left (must be 0)")
+        report.add("impersonations", Double(impersonations), "requests under another device's client id answered (must be 0)")
         return report
     }
 }

@@ -10,9 +10,10 @@ package import Synchronization
 /// store closed and opened again, the HTTP server on a new port), with a new schema version.
 package final class SyncTortureServer: Sendable {
     package static let appKey = "sync-torture"
-    /// The server's rules over `schema`.
+    /// The server's rules over `schema`, guarded (``SyncTortureSchema/guarded(_:)``); every
+    /// device needs a credential.
     package static func rules(_ schema: SyncSchema) -> SyncRules {
-        SyncRules(schema: schema, pageRecords: 300, maximumChangeSets: 50)
+        SyncRules(schema: SyncTortureSchema.guarded(schema), pageRecords: 300, maximumChangeSets: 50, requireCredentials: true)
     }
 
     private struct Running {

@@ -20,8 +20,8 @@ struct SyncDemoCommand: AsyncParsableCommand {
                 SyncEntityType("players", attributes: [.init("name", .string), .init("team_id", .reference("teams"))]),
             ])
         let server = SyncServer(storage: try SQLiteSyncStorage.inMemory(), rules: SyncRules(schema: schema))
-        let annaLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 1), now: { 0 })
-        let benLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 2), now: { 0 })
+        let annaLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 1), credential: nil, now: { 0 })
+        let benLine = FaultySyncTransport(server: SyncServerSwitch(server: server, dropRate: 0, seed: 2), credential: nil, now: { 0 })
         let anna = try SyncClient(path: nil, clientID: "anna-ipad", schema: schema, transport: annaLine)
         let ben = try SyncClient(path: nil, clientID: "ben-ipad", schema: schema, transport: benLine)
         func show(_ who: String, _ client: SyncClient) throws {

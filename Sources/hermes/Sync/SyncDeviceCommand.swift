@@ -17,10 +17,11 @@ struct SyncDeviceCommand: AsyncParsableCommand {
     @Option var clientID: String
     @Option var port: Int
     @Option var seed: UInt64
+    @Option var credential: String
 
     func run() async throws {
         let transport = HTTPSyncTransport(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!, appKey: SyncTortureServer.appKey, timeout: .seconds(5)
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, appKey: SyncTortureServer.appKey, credential: credential, timeout: .seconds(5)
         )
         let client = try SyncClient(path: path, clientID: clientID, schema: SyncTortureSchema.schema, transport: transport)
         var random = SplitMix64(seed: seed)
