@@ -171,9 +171,10 @@ package struct SyncTorture {
         guard let storage = storage as? any SyncOutcomeAudit else { throw RunFailure("the sync store cannot list its outcomes") }
         let serverRecords = try await storage.liveRecords().map(Self.normalized)
         let schema = SyncTortureSchema.guarded(SyncTortureSchema.upgraded)
-        outcome.violations = serverRecords.filter {
-            $0.attributes?["label"]?.stringValue?.hasPrefix("trespass:") == true || $0.attributes?["score"] == .int(-1)
-        }.count
+        outcome.violations =
+            serverRecords.filter {
+                $0.attributes?["label"]?.stringValue?.hasPrefix("trespass:") == true || $0.attributes?["score"] == .int(-1)
+            }.count
         var outcomes: [String: Set<Int64>] = [:]
         for recorded in try await storage.outcomes() {
             outcomes[recorded.clientID, default: []].insert(recorded.sequence)
