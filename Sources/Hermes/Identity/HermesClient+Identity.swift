@@ -13,6 +13,20 @@ extension HermesClient {
         profiles.profile.settings.identity.userID
     }
 
+    /// The common fields Hermes adds to every record sent now (the design's `getCommon`):
+    /// `APP_NAME`, `APP_VERSION`, `APP_BUILD`, `DEVICE_ID`, `OS_NAME`, `OS_VERSION`,
+    /// `DEVICE_MODEL`, `SDK_VERSION`, `ANON_ID`, `SESSION_ID`, and `USER_ID` once a user is
+    /// identified. Read-only: they change with ``identify(userID:traits:)``, ``reset()`` and a new
+    /// session. The fields each record gets for itself (`REPORT_ID`, `CREATE_TIME`,
+    /// `MONITOR_TYPE`, `IS_BIZ`, `NAMESPACE`) are not in it, nor are global properties.
+    ///
+    /// ```swift
+    /// let device = client.commonFields["DEVICE_ID"]?.stringValue
+    /// ```
+    public var commonFields: [String: JSONValue] {
+        profiles.profile.commonFields
+    }
+
     /// Names the user: later records carry `USER_ID` (and keep `ANON_ID`, which links what the
     /// user did before logging in). The user is kept across launches until ``reset()``.
     ///

@@ -32,6 +32,10 @@ final class SendProfile: Sendable {
         namespaceHooks = settings.namespaceHooks.mapValues { settings.hooks + $0 }
     }
 
+    /// The common fields every record gets now (the client's builder: the app, the device, the
+    /// identity).
+    var commonFields: [String: JSONValue] { builder.commonFields }
+
     /// Builds `input` with the builder of its namespace (its global properties and the
     /// identity encoded); see ``RecordBuilder/build(_:configuration:draw:now:reportID:)``.
     func build(

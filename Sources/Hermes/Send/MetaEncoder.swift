@@ -39,7 +39,7 @@ struct MetaEncoder: Sendable {
     private let template: [UInt8]
     /// Every common field, sorted by key.
     private let fields: [Field]
-    private let constant: [String: JSONValue]
+    let constant: [String: JSONValue]
     /// The global properties, under the caller's fields.
     private let properties: [String: JSONValue]
     private static let commonNames = Set(RecordField.all)

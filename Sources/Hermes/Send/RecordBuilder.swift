@@ -34,6 +34,9 @@ struct RecordBuilder: Sendable {
         encoder = MetaEncoder(constant: constant, properties: properties)
     }
 
+    /// The common fields that are the same for every record it builds.
+    var commonFields: [String: JSONValue] { encoder.constant }
+
     /// The same builder with another identity and other global properties (its common fields
     /// encoded again, once).
     func with(identity: RecordIdentity, properties: [String: JSONValue]) -> RecordBuilder {

@@ -23,6 +23,23 @@ struct IdentityTests {
         #expect(UUID(uuidString: client.anonymousID) != nil)
     }
 
+    @Test func commonFieldsAreWhatTheNextRecordCarriesBesidesItsOwnFields() async throws {
+        let harness = Harness()
+        let client = try harness.identityClient()
+        let before = client.commonFields
+        client.identify(userID: "u-7")
+        let common = client.commonFields
+        client.send(type: "pay", prefix: "JZ", meta: ["amount": 3])
+        try await client.flush()
+        await client.shutdown()
+
+        // The stored record holds every common field with the value read, plus its own fields and the caller's
+        let meta = try #require(try harness.metas("meta").first)
+        #expect(common.allSatisfy { meta[$0.key] == $0.value })
+        #expect(Set(meta.objectValue?.keys ?? [:].keys).subtracting(common.keys) == ["REPORT_ID", "CREATE_TIME", "MONITOR_TYPE", "IS_BIZ", "NAMESPACE", "amount"])
+        #expect(common["USER_ID"] == "u-7" && before["USER_ID"] != "u-7" && common["DEVICE_ID"] == before["DEVICE_ID"])
+    }
+
     @Test func aCallerCannotOverwriteTheIdentityFields() async throws {
         let harness = Harness()
         let client = try harness.identityClient()
