@@ -36,7 +36,10 @@ struct IdentityTests {
         // The stored record holds every common field with the value read, plus its own fields and the caller's
         let meta = try #require(try harness.metas("meta").first)
         #expect(common.allSatisfy { meta[$0.key] == $0.value })
-        #expect(Set(meta.objectValue?.keys ?? [:].keys).subtracting(common.keys) == ["REPORT_ID", "CREATE_TIME", "MONITOR_TYPE", "IS_BIZ", "NAMESPACE", "amount"])
+        #expect(
+            Set(meta.objectValue?.keys ?? [:].keys).subtracting(common.keys) == [
+                "REPORT_ID", "CREATE_TIME", "MONITOR_TYPE", "IS_BIZ", "NAMESPACE", "amount",
+            ])
         #expect(common["USER_ID"] == "u-7" && before["USER_ID"] != "u-7" && common["DEVICE_ID"] == before["DEVICE_ID"])
     }
 
