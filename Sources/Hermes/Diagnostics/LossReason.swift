@@ -14,6 +14,9 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
     /// The record's namespace is no longer configured (neither the server, the cache nor a
     /// local default names it), and the record was older than the default `expirationDay` (15).
     public static let orphaned = LossReason("orphaned")
+    /// The record's type left its namespace's `monitorList` (so it was no longer uploaded), and
+    /// the record was older than `expirationDay`.
+    public static let unmonitored = LossReason("unmonitored")
     /// The record belonged to another app version and `isUpdateClear` is on.
     public static let appVersionCleared = LossReason("app_version_cleared")
     /// The record was larger than `maxBodyMByte`.
@@ -37,6 +40,6 @@ public struct LossReason: Hashable, Sendable, CustomStringConvertible {
 
     /// Every reason.
     public static let all: [LossReason] = [
-        .evicted, .expired, .orphaned, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn, .erased, .consentDenied,
+        .evicted, .expired, .orphaned, .unmonitored, .appVersionCleared, .oversize, .rejected, .quarantined, .unsaved, .torn, .erased, .consentDenied,
     ]
 }

@@ -22,7 +22,8 @@ struct HousekeepingPlan: Sendable, Equatable {
             rules[name] = HousekeepingRule(
                 isUpdateClear: isServerWord && configuration.isUpdateClear,
                 expirationDays: configuration.expirationDay,
-                maxBodyBytes: configuration.maxBodyBytes
+                maxBodyBytes: configuration.maxBodyBytes,
+                monitoredTypes: isServerWord ? configuration.monitorList.map { RecordNamespace.storedType($0.type, in: name) } : nil
             )
         }
         orphans = isServerWord ? .orphaned : nil

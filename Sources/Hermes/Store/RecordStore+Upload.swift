@@ -43,13 +43,15 @@ extension ClaimedBatch {
 
 extension RecordStore {
     /// What to claim: a namespace's pending rows, crash rows first then oldest first, within
-    /// `maxItems` rows and `maxBytes` bytes (specification §6.2), leaving out `excludedTypes`.
+    /// `maxItems` rows and `maxBytes` bytes (specification §6.2), leaving out `excludedTypes`
+    /// and, when `monitoredTypes` is given, every type it does not hold.
     struct BatchRequest: Sendable {
         var namespace: String
         var table: StoreSchema.Table
         var maxItems: Int
         var maxBytes: Int
         var excludedTypes: [String]
+        var monitoredTypes: Set<String>? = nil
     }
 
     /// Claims the next batch: the namespace's rows that no other batch holds, crash rows first,
@@ -84,6 +86,7 @@ extension RecordStore {
                     for candidate in candidates {
                         after = candidate.id
                         guard !claimed.contains(after), !excluded.contains(candidate.monitorType),
+                            request.monitoredTypes?.contains(candidate.monitorType) ?? true,
                             index == 0 || !crashTypes.contains(candidate.monitorType)
                         else { continue }
                         guard bytes + candidate.size <= request.maxBytes else {
@@ -110,15 +113,30 @@ extension RecordStore {
     }
 
     /// The collector stored the batch: its rows leave the store.
-    func finishBatch(_ batch: ClaimedBatch, namespace: String) throws {
-        let deleted = try pool.write { db in
+    /// - Parameter copyingMeta: for a payload batch, put a copy of each row's meta (same
+    ///   `REPORT_ID`, no payload) in the meta table in the same transaction, to go on the meta
+    ///   channel next: the v1 wire format's channel semantics (specification §6.1).
+    func finishBatch(_ batch: ClaimedBatch, namespace: String, copyingMeta: Bool = false) throws {
+        let marks = databaseQuestionMarks(count: batch.rows.count)
+        let (deleted, copied) = try pool.write { db in
+            var copied = 0
+            if copyingMeta, batch.table == .payload {
+                try db.cachedStatement(
+                    sql: """
+                        INSERT OR IGNORE INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size)
+                        SELECT report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, length(CAST(meta AS BLOB))
+                        FROM payload WHERE id IN (\(marks)) ORDER BY id
+                        """
+                ).execute(arguments: StatementArguments(batch.ids))
+                copied = db.changesCount
+            }
             // Cached: most batches have the same row count, so the statement is parsed once.
-            try db.cachedStatement(sql: "DELETE FROM \(batch.table.rawValue) WHERE id IN (\(databaseQuestionMarks(count: batch.rows.count)))")
+            try db.cachedStatement(sql: "DELETE FROM \(batch.table.rawValue) WHERE id IN (\(marks))")
                 .execute(arguments: StatementArguments(batch.ids))
-            return db.changesCount
+            return (db.changesCount, copied)
         }
         inFlight[batch.table]?.subtract(batch.ids)
-        adjustCount(namespace, by: -deleted)
+        adjustCount(namespace, by: copied - deleted)
     }
 
     /// The batch was not stored and may be sent again: its rows can be claimed again.

@@ -180,9 +180,9 @@ final class RecordStore {
         var losses: [String: [LossReason: Int]] = [:]
         try pool.write { db in
             for (namespace, rule) in rules {
-                for (reason, condition, argument) in rule.deletions(now: now, appVersion: appVersion) {
+                for (reason, condition, arguments) in rule.deletions(now: now, appVersion: appVersion) {
                     for table in StoreSchema.Table.allCases {
-                        try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE namespace = ? AND \(condition)", arguments: [namespace, argument])
+                        try db.execute(sql: "DELETE FROM \(table.rawValue) WHERE namespace = ? AND \(condition)", arguments: [namespace] + arguments)
                         if db.changesCount > 0 { losses[namespace, default: [:]][reason, default: 0] += db.changesCount }
                     }
                 }

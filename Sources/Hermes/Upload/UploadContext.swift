@@ -19,4 +19,11 @@ struct UploadContext: Sendable {
     let acceptsUnacknowledgedSuccess: Bool
     /// Where 2xx answers that proved nothing are counted and logged.
     let unacknowledged: UnacknowledgedAnswers
+
+    /// Whether a delivered record with a payload also goes on the meta channel (the v1 wire
+    /// format, for a design-compatible server that reads the meta channel for alerts).
+    var copiesPayloadMeta: Bool {
+        if case .v1 = wireFormat { return true }
+        return false
+    }
 }

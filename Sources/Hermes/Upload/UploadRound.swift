@@ -164,7 +164,9 @@ struct UploadRound: Sendable {
     /// Deletes the rows of a batch the collector acknowledged.
     private func finish(_ batch: ClaimedBatch?) async throws {
         guard let batch else { return }
-        try await context.writer.performPromptly { [namespace] in try $0.finishBatch(batch, namespace: namespace) }
+        try await context.writer.performPromptly { [namespace, context] in
+            try $0.finishBatch(batch, namespace: namespace, copyingMeta: context.copiesPayloadMeta)
+        }
     }
 
     /// What a refusal means for the round: `nil` to go on with a halved batch, or how it ends.
@@ -225,12 +227,12 @@ struct UploadRound: Sendable {
         while true {
             let request = RecordStore.BatchRequest(
                 namespace: namespace, table: table, maxItems: batchSize.rows(maxItem: configuration.maxItem),
-                maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : []
+                maxBytes: configuration.maxBodyBytes, excludedTypes: status == .metered ? wifiOnlyTypes : [], monitoredTypes: monitoredTypes
             )
             let finished = deleting
             deleting = nil
             let (batch, oversize) = try await context.writer.performPromptly { [namespace] store in
-                if let finished { try store.finishBatch(finished, namespace: namespace) }
+                if let finished { try store.finishBatch(finished, namespace: namespace, copyingMeta: context.copiesPayloadMeta) }
                 return try store.claimBatch(request, batchID: ReportIDGenerator.shared.next(milliseconds: context.wallClock()))
             }
             context.ledger.record(oversize, namespace: namespace, reason: .oversize)
@@ -303,6 +305,13 @@ struct UploadRound: Sendable {
         let now = context.wallClock()
         let stored = try await context.writer.perform { [namespace] in try $0.trafficWindow(namespace) }
         return (stored ?? TrafficWindow(start: now, usedBytes: 0)).current(at: now)
+    }
+
+    /// The stored monitor types of the namespace's monitor list: rows of other types (a type the
+    /// server has since removed) wait, unsent, until it lists them again or housekeeping expires
+    /// them as ``LossReason/unmonitored``.
+    private var monitoredTypes: Set<String> {
+        Set(configuration.monitorList.map { RecordNamespace.storedType($0.type, in: namespace) })
     }
 
     /// The stored monitor types of the namespace's `onlyWifi` entries.

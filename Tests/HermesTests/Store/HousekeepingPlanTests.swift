@@ -1,3 +1,4 @@
+import GRDB
 @testable import Hermes
 import HermesWire
 import Testing
@@ -16,8 +17,10 @@ struct HousekeepingPlanTests {
         let plan = HousekeepingPlan(configurations: configurations, isServerWord: true)
         #expect(
             plan.rules == [
-                "hermes": HousekeepingRule(isUpdateClear: false, expirationDays: 30, maxBodyBytes: 1_048_576),
-                "JZ": HousekeepingRule(isUpdateClear: true, expirationDays: 15, maxBodyBytes: 1_048_576),
+                "hermes": HousekeepingRule(
+                    isUpdateClear: false, expirationDays: 30, maxBodyBytes: 1_048_576,
+                    monitoredTypes: NamespaceConfiguration.hermesDefault.monitorList.map(\.type)),
+                "JZ": HousekeepingRule(isUpdateClear: true, expirationDays: 15, maxBodyBytes: 1_048_576, monitoredTypes: ["JZ-pay", "JZ-view"]),
             ])
         #expect(
             plan.rules(stored: ["JZ", "KX"])["KX"]
@@ -37,7 +40,13 @@ struct HousekeepingPlanTests {
         let deletions = HousekeepingRule.orphaned.deletions(now: 20 * 86_400_000, appVersion: "1.0")
         #expect(deletions.map(\.0) == [.orphaned])
         #expect(deletions.map(\.1) == ["created_time < ?"])
-        let cutoff = try #require(deletions.first?.2 as? Int64)
-        #expect(cutoff == 5 * 86_400_000)
+        #expect(deletions.first?.2 == [5 * 86_400_000])
+    }
+
+    @Test func anExpiredRowOfATypeTheServerNoLongerListsCountsAsUnmonitored() {
+        let rule = HousekeepingRule(isUpdateClear: false, expirationDays: 15, maxBodyBytes: nil, monitoredTypes: ["JZ-pay"])
+        let deletions = rule.deletions(now: 20 * 86_400_000, appVersion: "1.0")
+        #expect(deletions.map(\.0) == [.unmonitored, .expired])
+        #expect(deletions.first?.2 == [5 * 86_400_000, #"["JZ-pay"]"#])
     }
 }

@@ -20,7 +20,9 @@ final class FakeCollector: Sendable {
     }
 
     static let key: [UInt8] = Array(repeating: 1, count: 16)
-    private let decoder = PacketDecoder(keyring: Keyring([try! AESGCMCipher(key: FakeCollector.key, keyID: 1)]))
+    /// The v1 cipher it also opens (a design-compatible server's).
+    static let v1Cipher = try! AESCBCCipher(key: Array(repeating: 2, count: 16), iv: Array(repeating: 3, count: 16))
+    private let decoder = PacketDecoder(keyring: Keyring([try! AESGCMCipher(key: FakeCollector.key, keyID: 1), FakeCollector.v1Cipher]))
     private let log = Mutex<[Received]>([])
     private let stored = Mutex<[String: Int]>([:])
     /// Decides the answer to each request from the received batch (default: stored, acknowledged).
