@@ -44,6 +44,10 @@ public final class HermesClient: Sendable {
     let engine: UploadEngine
     /// The `sdkHealth` records; `nil` when ``Configuration/healthInterval`` turns them off.
     let health: HealthReporter?
+    /// The injected clock, as the timers read it.
+    let monotonicClock: MonotonicClock
+    /// This run's marker, once started with ``MonitoringOptions/abnormalExits`` on.
+    let runRecorder = Locked<RunRecorder?>(nil)
 
     private enum Lifecycle: UInt8, AtomicRepresentable {
         case created, started, shutDown
@@ -114,6 +118,7 @@ public final class HermesClient: Sendable {
         )
         self.engine = engine
         health = HealthReporter(interval: configuration.healthInterval, clock: clock)
+        monotonicClock = clock
         writer.commitObserver.withLock { $0 = { engine.committed($0) } }
         // Weak: the engine holds the service, which would otherwise hold the engine.
         configurationService.applyObserver.withLock {

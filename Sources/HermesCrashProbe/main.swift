@@ -1,7 +1,8 @@
-// `hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]`:
+// `hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread|wait|clean [--chain <marker>] [--fault-in-handler]`:
 // an app that starts a Hermes client (crash capture on, the default) on `<dir>` and then really
 // crashes: force-unwrapping nil, indexing past an array's end, writing through a null pointer,
-// calling fatalError, or force-unwrapping nil on a thread of its own. `--chain` installs a handler before Hermes that appends "chained <signal>"
+// calling fatalError, or force-unwrapping nil on a thread of its own; or prints `running` and
+// waits to be killed (`wait`), or shuts down cleanly and prints `clean` (`clean`). `--chain` installs a handler before Hermes that appends "chained <signal>"
 // to `<marker>`; `--fault-in-handler` makes Hermes' handler fault once while it writes.
 // The crash tests and `hermes demo` run it as a child process.
 import CHermesCrash
@@ -38,7 +39,9 @@ func option(_ name: String) -> String? {
 
 guard let storage = option("--storage"), let crash = option("--crash") else {
     FileHandle.standardError.write(
-        Data("usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread [--chain <marker>] [--fault-in-handler]\n".utf8))
+        Data(
+            "usage: hermes-crash-probe --storage <dir> --crash nil|index|null|fatal|thread|wait|clean [--chain <marker>] [--fault-in-handler]\n".utf8)
+    )
     exit(2)
 }
 if let marker = option("--chain") {
@@ -64,6 +67,15 @@ case "nil": print(crashProbeForceUnwrapsNil(variable > 1_000 ? variable : nil))
 case "index": print(crashProbeIndexesPastTheEnd([1, 2, 3], variable + 3))
 case "null": crashProbeWritesThroughNull(variable & 0 | 8)
 case "fatal": crashProbeCallsFatalError("crash probe: fatalError after \(variable) arguments")
+case "wait":
+    // An app the system kills (for memory, by a watchdog): no crash report, no shutdown.
+    FileHandle.standardOutput.write(Data("running\n".utf8))
+    try await Task.sleep(for: .seconds(60))
+    exit(3)
+case "clean":
+    await client.shutdown()
+    FileHandle.standardOutput.write(Data("clean\n".utf8))
+    exit(0)
 case "thread":
     // A thread Hermes knows nothing of: no recorded stack bounds, no alternate stack of Hermes'.
     Thread { print(crashProbeForceUnwrapsNilOnAThread(CommandLine.arguments.count > 1_000 ? 1 : nil)) }.start()

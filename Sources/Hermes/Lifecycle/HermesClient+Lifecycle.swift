@@ -21,6 +21,7 @@ extension HermesClient {
             tracker.didEnterBackground(now: now)
             return []
         }
+        noteForeground(false)
         engine.pauseTimers()
         try? await flush()
         return await upload()
@@ -31,6 +32,7 @@ extension HermesClient {
     /// records); the periodic upload timers start again.
     public func willEnterForeground() {
         apply(sessions.step { tracker, now in tracker.willEnterForeground(now: now, newID: RecordIdentity.newID) }, reason: .timeout)
+        noteForeground(true)
         engine.resumeTimers()
     }
 }

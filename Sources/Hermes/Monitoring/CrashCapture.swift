@@ -39,6 +39,10 @@ enum CrashCapture {
 
     /// The reports an earlier run left in `storage`: every `.crash` file but this process's
     /// own, and every `.symbolicating` one (a report whose symbolication a run did not survive).
+    static func crashedPIDs(in storage: URL) -> Set<Int64> {
+        Set(pendingReports(in: storage).compactMap { (try? String(contentsOf: $0, encoding: .utf8)).flatMap(CrashReport.init(text:))?.pid })
+    }
+
     static func pendingReports(in storage: URL) -> [URL] {
         let directory = directory(in: storage)
         let own = installed.withLock { $0?.standardizedFileURL }

@@ -11,6 +11,8 @@ extension HermesClient {
     /// Starts what ``Configuration/monitoring`` switches on; called by ``start()``.
     func startMonitoring() {
         let options = configuration.monitoring
+        // Before crash capture: the previous run's crash reports tell whether it crashed.
+        startRunMonitoring()
         if options.crashes {
             if let failure = CrashCapture.install(in: configuration.storageDirectory, now: configuration.wallClock()) {
                 logger.notice("hermes: crash capture is off", metadata: ["reason": "\(failure)"])

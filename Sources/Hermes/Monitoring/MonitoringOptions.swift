@@ -25,6 +25,19 @@ public struct MonitoringOptions: Sendable {
     public var launch: Bool
     /// Record `net` / `netError` for requests made through ``InstrumentedSession``.
     public var network: Bool
+    /// Sample the process's memory and CPU every ``resourceInterval`` and record `appMemory`
+    /// and `appCPU` (with the thermal and power state the platform tells), when the
+    /// namespace's `monitorList` has them (the built-in default does not: the server turns
+    /// them on). On by default: the samples also feed ``abnormalExits``.
+    public var resources: Bool
+    /// How often resources are sampled (at least a second).
+    public var resourceInterval: Duration
+    /// Keep a marker of the run in the storage folder and, at the next start, record
+    /// `appAbnormalExit` for a run that ended without a clean shutdown and without a crash
+    /// report (killed for memory, by a watchdog, or by the user on a hang).
+    public var abnormalExits: Bool
+    /// Where samples are read (tests point it at files of their own).
+    var resourceReader = ResourceReader()
 
     /// Creates the options; the defaults are those of the properties.
     public init(
@@ -33,8 +46,14 @@ public struct MonitoringOptions: Sendable {
         hangThreshold: Duration = .seconds(2),
         watchedQueue: DispatchQueue = .main,
         launch: Bool = true,
-        network: Bool = true
+        network: Bool = true,
+        resources: Bool = true,
+        resourceInterval: Duration = .seconds(60),
+        abnormalExits: Bool = true
     ) {
+        self.resources = resources
+        self.resourceInterval = resourceInterval
+        self.abnormalExits = abnormalExits
         self.crashes = crashes
         self.hangs = hangs
         self.hangThreshold = hangThreshold

@@ -41,6 +41,9 @@ package final class ChildProcess {
         return true
     }
 
+    /// The child's process id.
+    package var pid: Int32 { process.processIdentifier }
+
     /// Kills the child with SIGKILL (no chance to clean up) and reaps it.
     package func sigkill() {
         _ = kill(process.processIdentifier, SIGKILL)

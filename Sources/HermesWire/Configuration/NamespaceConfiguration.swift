@@ -73,6 +73,7 @@ public struct NamespaceConfiguration: Sendable, Hashable {
     /// `net`, `netError`, `sdkHealth` neither realtime nor with payload; none Wi-Fi only.
     public static let hermesDefault = NamespaceConfiguration(monitorList: [
         MonitorItem(type: MonitorType.appCrash, isRealtime: true, isUploadPayload: true),
+        MonitorItem(type: MonitorType.appAbnormalExit),
         MonitorItem(type: MonitorType.appLag),
         MonitorItem(type: MonitorType.appBoot),
         MonitorItem(type: MonitorType.net),

@@ -16,6 +16,14 @@ public enum MonitorType: Sendable {
     public static let sessionEnd = "sessionEnd"
     /// `identify(userID:traits:)` was called; its meta holds the user's traits.
     public static let identify = "identify"
+    /// The app's memory, sampled every period: resident and peak resident bytes.
+    public static let appMemory = "appMemory"
+    /// The app's CPU share over the period, with the thermal and power state where the
+    /// platform tells them.
+    public static let appCPU = "appCPU"
+    /// The previous run ended without a clean shutdown and without a crash report (killed for
+    /// memory, by a watchdog, or by the user on a hang), inferred at the next start.
+    public static let appAbnormalExit = "appAbnormalExit"
     /// The SDK's delivery health: records lost on the device since the previous one, per
     /// reason, and the records waiting to upload (docs/monitoring.md, "Delivery health").
     public static let sdkHealth = "sdkHealth"

@@ -19,6 +19,8 @@ struct BenchCommand: AsyncParsableCommand {
         case e2e
         case log
         case journal
+        /// What one resource sample (`appMemory`, `appCPU`) costs.
+        case monitor
         /// Collector processes on one store behind a front; not part of "all" (it starts processes and wants a database).
         case collector
         /// Dropping an old day on PostgreSQL while inserts run; not part of "all" (it wants a database).
@@ -99,6 +101,7 @@ struct BenchCommand: AsyncParsableCommand {
             case .e2e: report = try await EndToEndBenchmark().run()
             case .log: report = try await LogBenchmark().run()
             case .journal: report = try await JournalBenchmark().run()
+            case .monitor: report = ResourceBenchmark().run()
             case .collector:
                 report = try await CollectorBenchmark(
                     instances: instances, postgresURL: postgresURL, uploaders: uploaders, batches: batches, runs: runs ?? 3
