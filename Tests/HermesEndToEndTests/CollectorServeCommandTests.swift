@@ -79,7 +79,10 @@ struct CollectorServeCommandTests {
         (aesKey + ["--app-key-file", "/nonexistent/keys", "--admin-token", "t"], "--app-key-file: cannot read /nonexistent/keys."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--port", "70000"], "--port must be from 0 to 65535."),
         (aesKey + ["--app-key", "a", "--admin-token", "t", "--retention-days", "0"], "--retention-days must be at least 1."),
-        (aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-history-days", "7"], "--sync-history-days and --sync-require-credentials need --sync-schema."),
+        (
+            aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-history-days", "7"],
+            "--sync-history-days and --sync-require-credentials need --sync-schema."
+        ),
         (
             aesKey + ["--app-key", "a", "--admin-token", "t", "--sync-schema", "/nonexistent/schema.json"],
             "--sync-schema: cannot read /nonexistent/schema.json."

@@ -31,7 +31,8 @@ struct ConfigurationDocumentTests {
                     maxBodyMByte: 1, periodicTimerSecond: 5, maxItem: 100, maxFlowMByte: 20, expirationDay: 15,
                     monitorList: [
                         MonitorItem(type: "appCrash", onlyWifi: false, isRealtime: true, isUploadPayload: true, sampleRate: 1),
-                        MonitorItem(type: "appAbnormalExit"), MonitorItem(type: "appLag"), MonitorItem(type: "appBoot"), MonitorItem(type: "net"), MonitorItem(type: "netError"),
+                        MonitorItem(type: "appAbnormalExit"), MonitorItem(type: "appLag"), MonitorItem(type: "appBoot"), MonitorItem(type: "net"),
+                        MonitorItem(type: "netError"),
                         MonitorItem(type: "sdkHealth"),
                     ],
                     maxCacheCount: 10_000, flushCount: 100, maxMetaKByte: 10
