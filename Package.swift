@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Hermes",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // What the SDK's code needs (Duration and Clock, OSAllocatedUnfairLock); the collector's
+    // dependencies need no more. Checked on Linux only: see docs/specification.md, Platforms.
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "HermesWire", targets: ["HermesWire"]),
         .library(name: "HermesTransport", targets: ["HermesTransport"]),
@@ -17,6 +19,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
+        // Atomics where the SDK needs them, back to iOS 16 and macOS 13 (the standard library's
+        // need iOS 18 and macOS 15); already in the graph through SwiftNIO.
+        .package(url: "https://github.com/apple/swift-atomics", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -57,11 +62,13 @@ let package = Package(
             dependencies: [
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // v1's AES-CBC and single AES blocks; on Apple platforms CommonCrypto does those,
+                // so an app's build compiles no BoringSSL.
+                .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .android, .windows])),
             ]
         ),
         // HTTP for the SDK and record sync: `Transport`, plain sockets on Linux, URLSession. No NIO.
-        .target(name: "HermesTransport"),
+        .target(name: "HermesTransport", dependencies: ["HermesWire"]),
         // The SDK: no NIO, no Hummingbird.
         .target(
             name: "Hermes",
@@ -70,15 +77,17 @@ let package = Package(
                 "HermesTransport",
                 "CHermesJournal",
                 "CHermesCrash",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 // `HermesClient: Service` (graceful shutdown on servers); no NIO.
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The privacy manifest an App Store build of an app merges: no tracking, the data
+            // collected, the required-reason APIs used.
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         // A swift-log handler that persists logs through a Hermes namespace.
         .target(
@@ -161,6 +170,7 @@ let package = Package(
             name: "HermesHarness",
             dependencies: [
                 "Hermes",
+                .product(name: "Atomics", package: "swift-atomics"),
                 "HermesTransport",
                 "HermesWire",
                 "HermesCollector",
@@ -217,7 +227,7 @@ let package = Package(
         // temporary folder, a test clock, a settable wall clock. Not a product.
         .target(
             name: "HermesTestEnvironment",
-            dependencies: [.product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["HermesWire", .product(name: "Clocks", package: "swift-clocks")],
             path: "Tests/HermesTestEnvironment"
         ),
         .testTarget(
@@ -232,6 +242,7 @@ let package = Package(
             name: "HermesTests",
             dependencies: [
                 "Hermes",
+                .product(name: "Atomics", package: "swift-atomics"),
                 "HermesTransport",
                 "HermesTestKit",
                 "HermesTestEnvironment",

@@ -1,9 +1,9 @@
-import Synchronization
+import HermesWire
 
 /// Work that must run at the start of ``HermesClient/shutdown()``, while the client still
 /// accepts records: companion libraries (HermesLogging) save what they buffer.
 final class ShutdownHooks: Sendable {
-    private let hooks = Mutex<[@Sendable () async -> Void]>([])
+    private let hooks = Locked<[@Sendable () async -> Void]>([])
 
     func add(_ hook: @escaping @Sendable () async -> Void) {
         hooks.withLock { $0.append(hook) }

@@ -1,7 +1,7 @@
+import Atomics
 public import Foundation
 public import HermesWire
 public import Logging
-import Synchronization
 
 /// The Hermes SDK: accepts records, stores them durably, and (with the upload engine) reports
 /// them to the collector under the rules the server sets per namespace.
@@ -38,9 +38,9 @@ public final class HermesClient: Sendable {
     private let reportIDs = ReportIDGenerator()
     private let random: SharedRandom
     /// Read by `send` without a lock; changed only under `tasks`' lock.
-    private let lifecycle = Atomic<Lifecycle>(.created)
+    private let lifecycle = ManagedAtomic<Lifecycle>(.created)
     /// Start-up housekeeping, cancelled and awaited by `shutdown()`.
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let tasks = Locked<[Task<Void, Never>]>([])
     let engine: UploadEngine
     /// The `sdkHealth` records; `nil` when ``Configuration/healthInterval`` turns them off.
     let health: HealthReporter?
@@ -49,7 +49,7 @@ public final class HermesClient: Sendable {
     /// This run's marker, once started with ``MonitoringOptions/abnormalExits`` on.
     let runRecorder = Locked<RunRecorder?>(nil)
 
-    private enum Lifecycle: UInt8, AtomicRepresentable {
+    private enum Lifecycle: UInt8, AtomicValue {
         case created, started, shutDown
     }
 

@@ -1,7 +1,6 @@
 public import HermesWire
 import Foundation
 import Prometheus
-import Synchronization
 
 /// The collector's counters, request histograms and database size, served at `GET /metrics` in
 /// the Prometheus text format (swift-prometheus, a registry of this instance's own: nothing global).
@@ -54,10 +53,10 @@ public final class CollectorMetrics: Sendable {
         public init() {}
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Locked(Snapshot())
     private let registry = PrometheusCollectorRegistry()
     /// The CPU seconds last added to `process_cpu_seconds_total` (a counter: only the growth is added).
-    private let cpuSecondsCounted = Mutex(0.0)
+    private let cpuSecondsCounted = Locked(0.0)
     /// Upper bounds of the request duration histogram's buckets.
     static let durationBuckets: [Duration] = [1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 10_000].map { .microseconds(Int64($0 * 1000)) }
 

@@ -1,7 +1,6 @@
 import Foundation
 import HermesWire
 public import Logging
-import Synchronization
 
 /// A swift-log handler writing one JSON object per line to standard error, for log collectors:
 /// `{"time":"…Z","level":"info","label":"hermes.collector","message":"…", …metadata}`.
@@ -18,7 +17,7 @@ public struct JSONLogHandler: LogHandler {
     private let write: @Sendable ([UInt8]) -> Void
 
     /// Serialises writes so that lines from concurrent requests never interleave.
-    private static let output = Mutex(())
+    private static let output = Locked(())
 
     /// A handler writing to standard error.
     public init(label: String) {

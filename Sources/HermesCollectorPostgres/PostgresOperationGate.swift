@@ -1,5 +1,5 @@
 import HermesCollector
-import Synchronization
+import HermesWire
 
 /// Counts a store's operations under way so that closing it waits for them: once closed, a new
 /// operation fails at once (a client whose connections are gone would leave it waiting), and
@@ -11,7 +11,7 @@ final class PostgresOperationGate: Sendable {
         var drained: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Lets an operation in.
     /// - Throws: ``CollectorError/Code/storageFailed`` once the store is closed.

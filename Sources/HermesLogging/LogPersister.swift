@@ -1,6 +1,6 @@
 public import Hermes
 public import Logging
-import Synchronization
+import HermesWire
 #if canImport(Dispatch)
 import Dispatch
 #endif
@@ -121,7 +121,7 @@ public final class LogPersister: Sendable {
     public let configuration: Configuration
     let client: HermesClient
     private let timebase: MonotonicClock
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let commands: AsyncStream<Command>.Continuation
     private let eventSink: AsyncStream<Event>.Continuation
     /// Set while the persister's task sends records, so that whatever the client logs about
@@ -141,7 +141,7 @@ public final class LogPersister: Sendable {
         self.client = client
         self.configuration = configuration
         self.timebase = MonotonicClock(client.timerClock)
-        self.state = Mutex(State(controls: configuration.controls))
+        self.state = Locked(State(controls: configuration.controls))
         let (stream, commands) = AsyncStream.makeStream(of: Command.self)
         self.commands = commands
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1_000))

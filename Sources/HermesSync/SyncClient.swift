@@ -1,7 +1,6 @@
 public import GRDB
 public import HermesWire
 import Foundation
-import Synchronization
 
 /// A device's side of record sync: the whole shared data set in a local SQLite database, local
 /// writes that work offline, and ``sync(maximumExchanges:)`` to exchange changes with the server.
@@ -31,7 +30,7 @@ public final class SyncClient: Sendable {
     private let maximumChangeSets: Int
     private let tables: SyncTables
     private let continuation: AsyncStream<SyncEvent>.Continuation
-    private let inFlight = Mutex(false)
+    private let inFlight = Locked(false)
 
     /// Opens (or creates) a device's data set.
     /// - Parameters:

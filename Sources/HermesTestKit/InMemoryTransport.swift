@@ -1,5 +1,5 @@
 public import Hermes
-import Synchronization
+import HermesWire
 
 /// A ``Transport`` that answers from a closure and remembers every request: for tests that
 /// need exact control of what the "server" says, without sockets.
@@ -13,8 +13,8 @@ public final class InMemoryTransport: Transport {
     /// Answers a request, or throws to simulate a network failure.
     public typealias Responder = @Sendable (TransportRequest) async throws -> TransportResponse
 
-    private let responder: Mutex<Responder>
-    private let log = Mutex<[TransportRequest]>([])
+    private let responder: Locked<Responder>
+    private let log = Locked<[TransportRequest]>([])
     private let continuation: AsyncStream<TransportRequest>.Continuation
 
     /// Every request as it is sent, for a test to await instead of polling (one consumer).
@@ -22,7 +22,7 @@ public final class InMemoryTransport: Transport {
 
     /// Creates a transport answering with `responder`.
     public init(_ responder: @escaping Responder) {
-        self.responder = Mutex(responder)
+        self.responder = Locked(responder)
         (sent, continuation) = AsyncStream.makeStream()
     }
 

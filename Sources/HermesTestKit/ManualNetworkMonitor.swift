@@ -1,14 +1,14 @@
 public import Hermes
-import Synchronization
+import HermesWire
 
 /// A ``NetworkMonitor`` a test drives: ``set(_:)`` changes the status and tells every listener.
 public final class ManualNetworkMonitor: NetworkMonitor {
-    private let current: Mutex<NetworkStatus>
-    private let continuations = Mutex<[AsyncStream<NetworkStatus>.Continuation]>([])
+    private let current: Locked<NetworkStatus>
+    private let continuations = Locked<[AsyncStream<NetworkStatus>.Continuation]>([])
 
     /// Creates a monitor reporting `status`.
     public init(_ status: NetworkStatus = .unmetered) {
-        current = Mutex(status)
+        current = Locked(status)
     }
 
     public var status: NetworkStatus { current.withLock { $0 } }

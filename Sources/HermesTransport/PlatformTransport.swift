@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import HermesWire
 
 /// The default ``Transport``: the lightest that fits the platform and the URL.
 ///
@@ -17,7 +17,7 @@ public final class PlatformTransport: Transport {
     #if os(Linux)
     private let socket = SocketHTTPTransport()
     #endif
-    private let session = Mutex<URLSessionTransport?>(nil)
+    private let session = Locked<URLSessionTransport?>(nil)
 
     /// Creates the transport; nothing is opened or loaded until the first request.
     public init() {}

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import HermesWire
 
 /// A ``Transport`` for plain `http://` collectors that speaks HTTP/1.1 over POSIX sockets,
 /// without FoundationNetworking: no libcurl, no OpenSSL, no ICU data touched on the first
@@ -43,7 +43,7 @@ public final class SocketHTTPTransport: Transport {
     }
 
     private let configuration: Configuration
-    private let idle = Mutex<[Endpoint: [SocketConnection]]>([:])
+    private let idle = Locked<[Endpoint: [SocketConnection]]>([:])
 
     /// Creates a transport with `configuration`'s bounds.
     public init(configuration: Configuration = Configuration()) {
@@ -158,7 +158,7 @@ public final class SocketHTTPTransport: Transport {
     /// The connection an exchange is blocked on, so that a cancellation from another thread can
     /// shut it.
     private final class Cancellation: Sendable {
-        private let state = Mutex<(cancelled: Bool, connection: SocketConnection?)>((false, nil))
+        private let state = Locked<(cancelled: Bool, connection: SocketConnection?)>((false, nil))
 
         var isCancelled: Bool { state.withLock { $0.cancelled } }
 

@@ -1,13 +1,12 @@
 import HermesCollector
 import HermesWire
 import Logging
-import Synchronization
 import Testing
 
 /// The collector's JSON log lines.
 struct JSONLogHandlerTests {
     @Test func eachEntryIsOneJSONObjectOnItsOwnLine() throws {
-        let lines = Mutex<[[UInt8]]>([])
+        let lines = Locked<[[UInt8]]>([])
         var logger = Logger(label: "hermes.collector") { label in JSONLogHandler(label: label) { line in lines.withLock { $0.append(line) } } }
         logger[metadataKey: "instance"] = "a"
         logger.notice("request refused", metadata: ["error": "unauthorized"])

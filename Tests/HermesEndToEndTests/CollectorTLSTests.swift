@@ -5,7 +5,6 @@ import HermesCollector
 import HermesHarness
 import HermesWire
 import Logging
-import Synchronization
 import Testing
 
 /// `hermes collector serve --tls-cert-file … --tls-key-file …`: HTTPS without a proxy, for curl
@@ -50,7 +49,7 @@ struct CollectorTLSTests {
     static func withTLSCollector<T: Sendable>(
         _ body: @escaping @Sendable (_ base: String, _ certificate: String, _ database: String) async throws -> T
     ) async throws -> T {
-        let result = Mutex<T?>(nil)
+        let result = Locked<T?>(nil)
         try await CollectorServeCommandTests.withFiles([:]) { directory in
             let (certificate, key) = try await Self.makeCertificate(in: directory)
             let database = directory.appendingPathComponent("c.sqlite").path

@@ -1,6 +1,6 @@
 import Foundation
 @testable import HermesHarness
-import Synchronization
+import HermesWire
 import Testing
 
 /// CPU time read from `/proc`, as `hermes bench collector` splits a run's CPU by part.
@@ -8,7 +8,7 @@ import Testing
 struct ProcStatTests {
     @Test func aThreadsCPUIsCountedUnderItsNameAndInItsProcess() throws {
         let name = "procstat-probe"
-        let measured = Mutex<(before: Double?, after: Double?, process: Double?)>((nil, nil, nil))
+        let measured = Locked<(before: Double?, after: Double?, process: Double?)>((nil, nil, nil))
         let started = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
         // Given a thread of that name that works until its own reading grows (at most 2,000 rounds)
         let thread = Thread {

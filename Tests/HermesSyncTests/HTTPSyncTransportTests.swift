@@ -4,7 +4,6 @@ import HermesSync
 import HermesWire
 import HermesTransport
 import Logging
-import Synchronization
 import Testing
 
 struct HTTPSyncTransportTests {
@@ -43,7 +42,7 @@ struct HTTPSyncTransportTests {
     /// A transport that passes requests on and keeps what went over the wire.
     final class WireLog: Transport {
         let base = PlatformTransport()
-        let exchanges = Mutex<[(request: TransportRequest, response: TransportResponse)]>([])
+        let exchanges = Locked<[(request: TransportRequest, response: TransportResponse)]>([])
 
         func send(_ request: TransportRequest) async throws -> TransportResponse {
             let response = try await base.send(request)

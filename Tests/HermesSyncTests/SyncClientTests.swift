@@ -3,7 +3,6 @@ import GRDB
 import HermesCollector
 @testable import HermesSync
 import HermesWire
-import Synchronization
 import Testing
 
 struct SyncClientTests {
@@ -42,7 +41,7 @@ struct SyncClientTests {
         let (ipad, _) = try fixture.device("ipad-1")
         let (other, _) = try fixture.device("ipad-2")
         // GRDB calls an observation on each commit that changed its tables, on the writer's queue.
-        let commits = Mutex<[[String]]>([])
+        let commits = Locked<[[String]]>([])
         let teams = DatabaseRegionObservation(tracking: Table("teams")).start(in: other.database) { error in
             Issue.record(error)
         } onChange: { db in

@@ -1,6 +1,6 @@
 package import Clocks
 package import Foundation
-import Synchronization
+import HermesWire
 
 /// What every test harness of the package shares: a temporary folder of its own (removed with
 /// the environment), a test clock for timers, and a settable wall clock for ages. The SDK's,
@@ -10,7 +10,7 @@ package final class TestEnvironment: Sendable {
     package let directory: URL
     /// The clock of timers: moves only when a test advances it.
     package let clock = TestClock<Duration>()
-    private let time: Mutex<Int64>
+    private let time: Locked<Int64>
 
     /// Creates the environment; the folder is created by whoever first writes in it.
     /// - Parameters:
@@ -18,7 +18,7 @@ package final class TestEnvironment: Sendable {
     ///   - now: the wall clock's first reading, in milliseconds since 1970.
     package init(prefix: String, now: Int64 = 1_763_000_000_000) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
-        time = Mutex(now)
+        time = Locked(now)
     }
 
     deinit {

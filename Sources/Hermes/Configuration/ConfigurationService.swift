@@ -1,6 +1,5 @@
 import HermesWire
 import Logging
-import Synchronization
 
 /// The one home of a client's configuration (specification §3): the effective configuration of
 /// each namespace (``NamespaceRegistry``: server > cache > default), the disk cache, the fetcher
@@ -10,7 +9,7 @@ import Synchronization
 /// Reading a namespace's configuration is one uncontended lock and no allocation: `send` asks on
 /// every record. A fetch never holds the lock.
 final class ConfigurationService: Sendable {
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let cache: ConfigurationCache
     private let fetcher: ConfigurationFetcher?
     private let clock: MonotonicClock
@@ -43,7 +42,7 @@ final class ConfigurationService: Sendable {
         var registry = NamespaceRegistry(registered: defaults)
         let cached = cache.load()
         if let cached { _ = registry.apply(cached.document) }
-        state = Mutex(State(registry: registry, etag: cached?.etag))
+        state = Locked(State(registry: registry, etag: cached?.etag))
         self.cache = cache
         self.fetcher = fetcher
         self.refreshInterval = refreshInterval

@@ -1,11 +1,10 @@
 import HermesWire
-import Synchronization
 
 /// Sends the client's `sdkHealth` records: one when ``start(_:)`` is called, then one every
 /// interval on the client's clock, until ``shutdown()``. One report at a time: each is drafted
 /// from the ledger, sent, and marked reported only if `send` accepted it (``HealthTally``).
 final class HealthReporter: Sendable {
-    private let tally = Mutex(HealthTally(since: .zero))
+    private let tally = Locked(HealthTally(since: .zero))
     private let clock: MonotonicClock
     private let interval: Duration
     private let background = TaskSet()

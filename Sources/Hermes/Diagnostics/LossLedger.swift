@@ -1,12 +1,12 @@
 import Metrics
-import Synchronization
+import HermesWire
 
 /// Counts records that left the store undelivered, per namespace and reason, and exports them
 /// as the swift-metrics counter `hermes.records.lost` (dimensions `namespace`, `reason`); the
 /// records the collector rejected also per code, as `hermes.records.rejected` (`namespace`, `code`).
 final class LossLedger: Sendable {
-    private let counts = Mutex<[String: [LossReason: Int]]>([:])
-    private let rejectionCounts = Mutex<[String: [String: Int]]>([:])
+    private let counts = Locked<[String: [LossReason: Int]]>([:])
+    private let rejectionCounts = Locked<[String: [String: Int]]>([:])
     private let counters: MetricCounters
 
     /// - Parameter metricsFactory: where the counters are made; `nil` for the factory that

@@ -1,10 +1,10 @@
 import Metrics
-import Synchronization
+import HermesWire
 
 /// swift-metrics counters, each made once per label and dimensions: from the injected factory,
 /// or from the one `MetricsSystem` holds when the counter is first needed.
 final class MetricCounters: Sendable {
-    private let counters = Mutex<[String: Counter]>([:])
+    private let counters = Locked<[String: Counter]>([:])
     private let factory: (any MetricsFactory)?
 
     /// - Parameter factory: where the counters are made; `nil` for `MetricsSystem`'s.

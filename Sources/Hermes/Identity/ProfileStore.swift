@@ -1,15 +1,15 @@
 import Logging
-import Synchronization
+import HermesWire
 
 /// Holds the client's ``SendProfile``: `send` takes the current snapshot under an uncontended
 /// lock (a pointer copy); a change builds a new snapshot and persists the identity and consent.
 final class ProfileStore: Sendable {
-    private let current: Mutex<SendProfile>
+    private let current: Locked<SendProfile>
     private let base: RecordBuilder
     private let file: IdentityFile
     private let logger: Logger
     /// Orders the file writes, outside the snapshot's lock so that `send` never waits on disk.
-    private let saving = Mutex<IdentityFile.Stored?>(nil)
+    private let saving = Locked<IdentityFile.Stored?>(nil)
 
     /// Loads the stored identity, or makes a new anonymous one (and stores it).
     /// - Parameters:
@@ -24,7 +24,7 @@ final class ProfileStore: Sendable {
             identity: RecordIdentity(anonymousID: stored?.anonymousID ?? RecordIdentity.newID(), userID: stored?.userID, sessionID: sessionID),
             consent: stored?.consent ?? initialConsent
         )
-        current = Mutex(SendProfile(settings, base: base))
+        current = Locked(SendProfile(settings, base: base))
         if stored == nil { persist() }
     }
 

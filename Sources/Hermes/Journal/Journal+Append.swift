@@ -1,7 +1,8 @@
+import Atomics
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import HermesWire
 
 // Appending, on the caller's thread: reserve a frame under the lock, copy outside it.
 extension Journal {
@@ -15,7 +16,7 @@ extension Journal {
             switch reserve(size: size, bodyLength: bodyLength) {
             case .frame(let segment, let offset, let wake):
                 segment.write(record, at: offset, bodyLength: bodyLength)
-                segment.writers.subtract(1, ordering: .releasing)
+                segment.writers.wrappingDecrement(by: 1, ordering: .releasing)
                 return .accepted(wake: wake)
             case .closed:
                 return .rejected(HermesError(.shutDown, "the client was shut down"))
@@ -65,7 +66,7 @@ extension Journal {
             let segment = state.active!.segment
             let offset = state.active!.end
             state.active!.end += size
-            segment.writers.add(1, ordering: .relaxed)
+            segment.writers.wrappingIncrement(by: 1, ordering: .relaxed)
             segment.reserve(at: offset, bodyLength: bodyLength)
             state.enqueued += 1
             state.overflowLogged = false

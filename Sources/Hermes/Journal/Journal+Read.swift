@@ -1,7 +1,8 @@
+import Atomics
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import HermesWire
 
 // Reading, on the store writer's queue: take records, commit cursors, retire consumed segments.
 extension Journal {

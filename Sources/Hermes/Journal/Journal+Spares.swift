@@ -1,7 +1,8 @@
+import Atomics
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import HermesWire
 
 // Spare segments, made and pre-faulted on the preparer's queue so that a caller rarely makes one.
 extension Journal {

@@ -1,7 +1,8 @@
+import Atomics
 import Dispatch
 import Foundation
 import Logging
-import Synchronization
+import HermesWire
 
 /// The crash-proof journal between `send` and the store: `send` copies each record into a
 /// memory-mapped segment file before it returns, so an accepted record survives the process
@@ -61,7 +62,7 @@ final class Journal: @unchecked Sendable {
     /// Drops sealed segments' pages from resident memory; apart from the preparer, so that a
     /// burst of segment making does not keep sealed pages resident.
     let releaser = DispatchQueue(label: "hermes.journal.releaser")
-    let state: Mutex<State>
+    let state: Locked<State>
 
     struct State {
         var active: JournalEntry?
@@ -146,7 +147,7 @@ final class Journal: @unchecked Sendable {
             state.blocked = "the journal folder cannot be used (\(error))"
             logger.error("hermes: the journal cannot be used; accepted records wait in memory until stored", metadata: ["error": "\(error)"])
         }
-        self.state = Mutex(state)
+        self.state = Locked(state)
         scheduleSpares()
     }
 

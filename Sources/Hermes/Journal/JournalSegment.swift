@@ -1,6 +1,7 @@
+import Atomics
 import CHermesJournal
 import Foundation
-import Synchronization
+import HermesWire
 
 #if canImport(Glibc)
 import Glibc
@@ -36,7 +37,7 @@ final class JournalSegment: @unchecked Sendable {
     let capacity: Int
     private let base: UnsafeMutableRawPointer
     /// Callers copying a record into this segment right now.
-    let writers = Atomic<Int>(0)
+    let writers = ManagedAtomic<Int>(0)
 
     private init(sequence: UInt64, identity: Int64, url: URL, capacity: Int, base: UnsafeMutableRawPointer) {
         self.sequence = sequence

@@ -1,6 +1,6 @@
 import CHermesCrash
 import Foundation
-import Synchronization
+import HermesWire
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,10 +13,10 @@ import Darwin
 /// loaded images at install time, to symbolicate with at the next start).
 enum CrashCapture {
     /// The report file this process's handler writes, once installed.
-    private static let installed = Mutex<URL?>(nil)
+    private static let installed = Locked<URL?>(nil)
 
     /// The passes over pending reports running now, by storage folder.
-    private static let passes = Mutex<[String: Task<Void, Never>]>([:])
+    private static let passes = Locked<[String: Task<Void, Never>]>([:])
 
     /// The pass over `storage`'s pending reports that is running, or a new one running `work`.
     static func pass(for storage: URL, _ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {

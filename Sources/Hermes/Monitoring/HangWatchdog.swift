@@ -1,21 +1,22 @@
+import Atomics
 import Dispatch
 import Foundation
-import Synchronization
+import HermesWire
 
 /// Pings a queue from a thread of its own every half threshold and reports each stall longer
 /// than the threshold once it ends (the decisions are ``HangDetector``'s). Stopped by ``stop()``.
 final class HangWatchdog: Sendable {
     private let queue: DispatchQueue
-    private let detector: Mutex<HangDetector>
+    private let detector: Locked<HangDetector>
     private let report: @Sendable (Duration) -> Void
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = ManagedAtomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let origin = ContinuousClock.now
 
     init(queue: DispatchQueue, threshold: Duration, report: @escaping @Sendable (Duration) -> Void) {
         self.queue = queue
-        self.detector = Mutex(HangDetector(threshold: threshold))
+        self.detector = Locked(HangDetector(threshold: threshold))
         self.report = report
     }
 

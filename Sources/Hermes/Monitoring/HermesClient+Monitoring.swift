@@ -1,3 +1,4 @@
+import Atomics
 import CHermesCrash
 public import Foundation
 #if canImport(FoundationNetworking)
@@ -5,7 +6,6 @@ public import FoundationNetworking
 #endif
 import HermesWire
 import Logging
-import Synchronization
 
 extension HermesClient {
     /// Starts what ``Configuration/monitoring`` switches on; called by ``start()``.
@@ -106,7 +106,7 @@ extension HermesClient {
         return send(type: MonitorType.appBoot, meta: ["launchMs": .int(milliseconds)])
     }
 
-    private static let launchMarked = Atomic<Bool>(false)
+    private static let launchMarked = ManagedAtomic<Bool>(false)
 
     /// Records a hang the watchdog saw end.
     func recordHang(_ duration: Duration) {

@@ -2,12 +2,12 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import HermesWire
 
 /// The task delegate of an ``InstrumentedSession`` request: keeps the task's metrics, if the
 /// platform delivers them, as a ``NetworkSample/Measurement``.
 final class TaskMetricsRecorder: NSObject, URLSessionTaskDelegate, Sendable {
-    private let collected = Mutex<NetworkSample.Measurement?>(nil)
+    private let collected = Locked<NetworkSample.Measurement?>(nil)
 
     /// The measurement from the task's metrics; `nil` until (or unless) they arrive.
     var measurement: NetworkSample.Measurement? {

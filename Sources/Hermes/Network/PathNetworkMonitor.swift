@@ -1,14 +1,14 @@
 #if canImport(Network)
 import Network
-import Synchronization
+import HermesWire
 
 /// The Apple platforms' ``NetworkMonitor``: `NWPathMonitor`, with an expensive path (cellular,
 /// personal hotspot) counted as metered. Only the mapping lives here; every decision it feeds
 /// is made in portable code.
 public final class PathNetworkMonitor: NetworkMonitor {
     private let monitor = NWPathMonitor()
-    private let current = Mutex(NetworkStatus.unmetered)
-    private let continuations = Mutex<[AsyncStream<NetworkStatus>.Continuation]>([])
+    private let current = Locked(NetworkStatus.unmetered)
+    private let continuations = Locked<[AsyncStream<NetworkStatus>.Continuation]>([])
 
     /// Starts monitoring on a private queue.
     public init() {

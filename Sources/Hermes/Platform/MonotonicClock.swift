@@ -1,3 +1,5 @@
+import HermesWire
+
 /// The client's injected clock as offsets from the client's creation, with sleeps to a fixed
 /// deadline: a timer's deadline is set when it is scheduled, not when its task first runs, so
 /// a test that advances a test clock right after scheduling still sees the timer fire.

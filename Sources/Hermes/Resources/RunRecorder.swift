@@ -1,3 +1,4 @@
+import HermesWire
 import Dispatch
 import Foundation
 

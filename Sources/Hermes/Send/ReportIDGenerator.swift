@@ -1,6 +1,5 @@
-import Crypto
-import _CryptoExtras
-import Synchronization
+import Atomics
+import HermesWire
 
 /// Makes `REPORT_ID`s: time-ordered (version 7, RFC 9562) UUIDs, without a system call or a
 /// lock. The first 48 bits are the record's time in milliseconds, so ids made close in time
@@ -14,18 +13,21 @@ final class ReportIDGenerator: Sendable {
     /// A generator for ids that need no generator of their own (upload batch ids).
     static let shared = ReportIDGenerator()
 
-    private let key = SymmetricKey(size: .bits128)
-    private let counter = Atomic<UInt64>(0)
+    private let key: [UInt8] = {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+    }()
+    private let counter = ManagedAtomic<UInt64>(0)
     private static let hex = Array("0123456789ABCDEF".utf8)
 
     /// The next id, as 36 upper-case hexadecimal digits and dashes.
     /// - Parameter milliseconds: the record's time, ms since 1970.
     func next(milliseconds: Int64) -> String {
-        let count = counter.wrappingAdd(1, ordering: .relaxed).newValue
+        let count = counter.wrappingIncrementThenLoad(by: 1, ordering: .relaxed)
         var block = [UInt8](repeating: 0, count: 16)
         withUnsafeBytes(of: count.littleEndian) { block.replaceSubrange(0..<8, with: $0) }
         do {
-            try AES.permute(&block, key: key)
+            try AESBlock.permute(&block, key: key)
         } catch {
             // Only a block or key of the wrong size throws, and both sizes are fixed above.
             var generator = SystemRandomNumberGenerator()

@@ -1,13 +1,13 @@
-import Synchronization
+import HermesWire
 
 /// The client's ``SessionTracker`` behind a lock, fed with the client's monotonic clock.
 final class SessionController: Sendable {
     let clock: MonotonicClock
-    private let tracker: Mutex<SessionTracker>
+    private let tracker: Locked<SessionTracker>
 
     init(clock: MonotonicClock, timeout: Duration) {
         self.clock = clock
-        tracker = Mutex(SessionTracker(timeout: timeout))
+        tracker = Locked(SessionTracker(timeout: timeout))
     }
 
     /// Runs `step` on the tracker with the current time.

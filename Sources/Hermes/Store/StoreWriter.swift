@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 import HermesWire
 import Logging
-import Synchronization
 
 /// The store's single writer: `send` appends to the crash-proof ``Journal`` and returns; the
 /// writer reads what accumulated and commits it in one transaction (group commit), with the
@@ -23,7 +22,7 @@ package final class StoreWriter: @unchecked Sendable {
     private var retiredSegments: [Int64] = []
 
     let journal: Journal
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let directory: URL
     private let logger: Logger
     private let wallClock: @Sendable () -> Int64

@@ -1,3 +1,4 @@
+import HermesWire
 import Foundation
 
 /// Background tasks an owner can cancel and await all at once, so nothing it started runs

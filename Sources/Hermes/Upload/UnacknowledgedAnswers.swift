@@ -1,13 +1,13 @@
 import Logging
 import Metrics
-import Synchronization
+import HermesWire
 
 /// The 2xx answers that proved nothing (``ResponseAction/unacknowledged``), per namespace, as
 /// `diagnostics().unacknowledged` shows them. Logs each one (a round ends on it, so once per
 /// round) and counts it in the swift-metrics counter `hermes.uploads.unacknowledged`
 /// (dimension `namespace`).
 final class UnacknowledgedAnswers: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     private let logger: Logger
     private let counters: MetricCounters
 

@@ -1,12 +1,12 @@
 import Logging
 import Metrics
-import Synchronization
+import HermesWire
 
 /// The namespaces whose uploads are paused (``UploadBlock``), as `diagnostics()` shows them.
 /// Logs each pause once and each lift, and counts pauses in the swift-metrics counter
 /// `hermes.uploads.paused` (dimensions `namespace`, `reason`).
 final class UploadBlocks: Sendable {
-    private let blocks = Mutex<[String: UploadBlock]>([:])
+    private let blocks = Locked<[String: UploadBlock]>([:])
     private let logger: Logger
     private let counters: MetricCounters
 

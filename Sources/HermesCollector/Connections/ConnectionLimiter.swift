@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// How many connections the collector holds, in all and per remote address, and whether it may
 /// take one more. Shared by every connection's ``ConnectionGuard``.
@@ -8,7 +8,7 @@ final class ConnectionLimiter: Sendable {
     /// The most held at once from one address; 0 for no such limit (behind a proxy every
     /// connection comes from the proxy's address).
     let maximumPerAddress: Int
-    private let held = Mutex<(total: Int, byAddress: [String: Int])>((0, [:]))
+    private let held = Locked<(total: Int, byAddress: [String: Int])>((0, [:]))
 
     init(maximum: Int, maximumPerAddress: Int) {
         self.maximum = maximum

@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// A token bucket per app key: each key may make `rate` requests a second on average and
 /// `burst` at once; past that a request is refused with ``CollectorError/Code/rateLimited``
@@ -16,7 +16,7 @@ final class AppKeyRateLimiter: Sendable {
     let rate: Double
     /// The most requests a bucket holds: a full bucket lets this many through at once.
     let burst: Double
-    private let buckets = Mutex([String: Bucket]())
+    private let buckets = Locked([String: Bucket]())
 
     /// - Parameters:
     ///   - rate: requests a second per key (above 0).

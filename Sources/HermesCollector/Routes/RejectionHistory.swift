@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// This instance's refused requests per minute over the last day: what the `rejections` alert
 /// rule counts (each instance counts its own; the instance that evaluates the rules sees its own).
@@ -6,7 +6,7 @@ final class RejectionHistory: Sendable {
     /// Minutes kept.
     static let minutesKept: Int64 = 1_440
 
-    private let minutes = Mutex<[Int64: Int]>([:])
+    private let minutes = Locked<[Int64: Int]>([:])
     private let wallClock: @Sendable () -> Int64
 
     init(wallClock: @escaping @Sendable () -> Int64) {

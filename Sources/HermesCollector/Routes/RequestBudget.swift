@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// The bytes all requests in flight may hold at once, the collector's bound on memory under
 /// many concurrent (or hostile) uploads. A request reserves what it may hold (its body and what
@@ -6,11 +6,11 @@ import Synchronization
 /// request is refused at once with ``CollectorError/Code/busy`` (503, `Retry-After: 1`), which
 /// the SDK retries after a backoff.
 final class RequestBudget: Sendable {
-    private let available: Mutex<Int>
+    private let available: Locked<Int>
 
     /// Creates a budget of `capacity` bytes.
     init(capacity: Int) {
-        available = Mutex(capacity)
+        available = Locked(capacity)
     }
 
     /// Runs `body` with `bytes` reserved, released however it ends.

@@ -2,7 +2,6 @@ package import Foundation
 package import Hermes
 package import HermesWire
 package import Logging
-package import Synchronization
 
 /// `hermes bench upload`: how fast `upload()` assembles, encodes and books batches out of a
 /// store of 100k pending records of the demo's mix, against a transport that answers 200 at
@@ -115,7 +114,7 @@ package struct UploadBenchmark {
 /// A collector that takes every request at once: only counts it and answers 200 with the
 /// batch's acknowledgement header.
 private final class AcceptingTransport: Transport {
-    private let totals = Mutex((requests: 0, metaBytes: 0, payloadBytes: 0))
+    private let totals = Locked((requests: 0, metaBytes: 0, payloadBytes: 0))
 
     var requests: Int { totals.withLock { $0.requests } }
 

@@ -1,12 +1,13 @@
+import Atomics
 package import Hermes
-package import Synchronization
+package import HermesWire
 
 /// A ``Transport`` that times each request it passes on: the round trip an upload waits for,
 /// collector commit included.
 package final class TimedTransport: Transport, Sendable {
     private let base: any Transport
-    private let durations = Mutex<[Duration]>([])
-    private let bytes = Atomic<Int>(0)
+    private let durations = Locked<[Duration]>([])
+    private let bytes = ManagedAtomic<Int>(0)
 
     /// Times the requests of `base`.
     package init(_ base: any Transport) {
@@ -14,7 +15,7 @@ package final class TimedTransport: Transport, Sendable {
     }
 
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
-        bytes.add(request.body.count, ordering: .relaxed)
+        bytes.wrappingIncrement(by: request.body.count, ordering: .relaxed)
         let clock = ContinuousClock()
         let start = clock.now
         defer {

@@ -1,6 +1,5 @@
 package import Hermes
 package import HermesWire
-package import Synchronization
 
 /// Wraps a transport and counts, per namespace, the upload bytes put on the wire and the most
 /// requests that were ever in flight at once (one round at a time sends one at a time).
@@ -12,7 +11,7 @@ package final class CountingTransport: Transport {
     }
 
     private let base: any Transport
-    private let counts = Mutex(Counts())
+    private let counts = Locked(Counts())
 
     package init(_ base: any Transport) {
         self.base = base

@@ -1,12 +1,12 @@
 package import Dispatch
 package import Foundation
-package import Synchronization
+package import HermesWire
 
 /// Runs `body` on `count` threads of their own (real parallel callers, not cooperative tasks)
 /// and returns their results in order.
 package func runThreads<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) async -> [T] {
     await withCheckedContinuation { continuation in
-        let results = Mutex<[Int: T]>([:])
+        let results = Locked<[Int: T]>([:])
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()

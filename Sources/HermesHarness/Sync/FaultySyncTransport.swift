@@ -1,15 +1,14 @@
 package import HermesCollector
 package import HermesSync
 package import HermesWire
-package import Synchronization
 
 /// The sync torture's server, in process, behind a fault layer: it can be down (restarting), and
 /// it loses answers after the server committed the request, at a given rate.
 package final class SyncServerSwitch: Sendable {
-    private let state: Mutex<(server: SyncServer?, dropRate: Double, random: SplitMix64, dropped: Int)>
+    private let state: Locked<(server: SyncServer?, dropRate: Double, random: SplitMix64, dropped: Int)>
 
     package init(server: SyncServer, dropRate: Double, seed: UInt64) {
-        state = Mutex((server, dropRate, SplitMix64(seed: seed), 0))
+        state = Locked((server, dropRate, SplitMix64(seed: seed), 0))
     }
 
     /// Replaces the server (`nil`: down, every request fails).
@@ -37,7 +36,7 @@ package final class FaultySyncTransport: SyncTransport {
     package let server: SyncServerSwitch
     package let credential: String?
     package let now: @Sendable () -> Int64
-    private let offline = Mutex(false)
+    private let offline = Locked(false)
 
     package init(server: SyncServerSwitch, credential: String?, now: @escaping @Sendable () -> Int64) {
         self.server = server

@@ -1,12 +1,13 @@
+import Atomics
 package import HermesTransport
-import Synchronization
+import HermesWire
 
 /// A transport that passes requests to the platform's and counts the answer bytes it receives,
 /// as they were on the wire (before the sync transport inflates them): `hermes sync bench`'s
 /// `catch_up_bytes_per_record`.
 package final class ReceivedBytes: Transport {
     private let base = PlatformTransport()
-    private let received = Atomic<Int>(0)
+    private let received = ManagedAtomic<Int>(0)
 
     package init() {}
 
@@ -15,7 +16,7 @@ package final class ReceivedBytes: Transport {
 
     package func send(_ request: TransportRequest) async throws -> TransportResponse {
         let response = try await base.send(request)
-        received.add(response.body.count, ordering: .relaxed)
+        received.wrappingIncrement(by: response.body.count, ordering: .relaxed)
         return response
     }
 }

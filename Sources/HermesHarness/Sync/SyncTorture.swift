@@ -4,7 +4,6 @@ package import HermesCollectorPostgres
 package import HermesSync
 package import HermesWire
 package import Logging
-package import Synchronization
 
 /// `hermes sync torture`: devices share one data set through a server that loses answers after
 /// committing, devices go offline at random, a few device processes are killed with SIGKILL and

@@ -2,7 +2,6 @@ package import Foundation
 package import HermesCollector
 package import HermesCollectorPostgres
 package import HermesWire
-package import Synchronization
 
 /// The sync torture's server: one sync store (a SQLite file, or a PostgreSQL database; see
 /// ``StorageLocation/openSync(logger:)``), reached in process through the fault layer
@@ -24,12 +23,12 @@ package final class SyncTortureServer: Sendable {
 
     package let location: StorageLocation
     package let switchboard: SyncServerSwitch
-    private let state: Mutex<Running>
+    private let state: Locked<Running>
 
     private init(location: StorageLocation, switchboard: SyncServerSwitch, running: Running) {
         self.location = location
         self.switchboard = switchboard
-        state = Mutex(running)
+        state = Locked(running)
     }
 
     package static func start(location: StorageLocation, dropRate: Double, seed: UInt64) async throws -> SyncTortureServer {

@@ -1,5 +1,4 @@
 package import HermesWire
-package import Synchronization
 
 /// Which upload requests the fault proxy breaks, and how: two stretches of requests refused
 /// with 401 and 404 (then served again), and a share of the others, each with one of the
@@ -42,11 +41,11 @@ package final class FaultPlan: Sendable {
 
     /// The share of requests that get a random fault, in 0...1.
     package let rate: Double
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     package init(rate: Double, seed: UInt64) {
         self.rate = rate
-        state = Mutex(State(random: SplitMix64(seed: seed)))
+        state = Locked(State(random: SplitMix64(seed: seed)))
     }
 
     /// The fault for the next upload request, or `nil` to forward it faithfully.

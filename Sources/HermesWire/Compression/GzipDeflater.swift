@@ -1,5 +1,4 @@
 internal import CZlib
-import Synchronization
 
 /// A zlib deflate stream kept for the next ``Gzip/compress(_:level:)`` at the same level:
 /// `deflateReset` instead of `deflateInit2` and `deflateEnd`, which allocate and clear about
@@ -16,7 +15,7 @@ final class GzipDeflater: @unchecked Sendable {
     let level: Int32
 
     /// Deflaters waiting for their next use, by level (a few per level).
-    private static let idle = Mutex<[Int32: [GzipDeflater]]>([:])
+    private static let idle = Locked<[Int32: [GzipDeflater]]>([:])
     private static let idlePerLevel = 2
 
     private init(stream: UnsafeMutablePointer<z_stream>, level: Int32) {

@@ -1,6 +1,3 @@
-internal import Crypto
-internal import _CryptoExtras
-
 /// AES-128-CBC with PKCS#7 padding under a fixed key and IV: the legacy v1 cipher.
 ///
 /// Kept exact for servers that read v1. It does not authenticate: use ``AESGCMCipher`` or
@@ -12,8 +9,8 @@ internal import _CryptoExtras
 public struct AESCBCCipher: PacketCipher {
     public var algorithm: CipherAlgorithm { .aes128CBC }
     public let keyID: UInt32
-    private let key: SymmetricKey
-    private let iv: AES._CBC.IV
+    private let key: [UInt8]
+    private let iv: [UInt8]
 
     /// Creates the v1 cipher.
     /// - Parameters:
@@ -23,20 +20,14 @@ public struct AESCBCCipher: PacketCipher {
     /// - Throws: ``HermesWireError/Code/invalidKey`` for a key or IV of the wrong size.
     public init(key: [UInt8], iv: [UInt8], keyID: UInt32 = 0) throws(HermesWireError) {
         guard key.count == 16 else { throw HermesWireError(.invalidKey, "AES-128-CBC needs a 16-byte key, got \(key.count) bytes") }
-        guard iv.count == 16, let iv = try? AES._CBC.IV(ivBytes: iv) else {
-            throw HermesWireError(.invalidKey, "AES-128-CBC needs a 16-byte IV, got \(iv.count) bytes")
-        }
-        self.key = SymmetricKey(data: key)
+        guard iv.count == 16 else { throw HermesWireError(.invalidKey, "AES-128-CBC needs a 16-byte IV, got \(iv.count) bytes") }
+        self.key = key
         self.iv = iv
         self.keyID = keyID
     }
 
     public func seal(_ plaintext: [UInt8], authenticating header: [UInt8]) throws(HermesWireError) -> [UInt8] {
-        do {
-            return Array(try AES._CBC.encrypt(plaintext, using: key, iv: iv))
-        } catch {
-            throw HermesWireError(.encryptionFailed, "AES-128-CBC encryption failed")
-        }
+        try AESBlock.cbc(plaintext, key: key, iv: iv, encrypt: true)
     }
 
     public func open(_ sealed: [UInt8], authenticating header: [UInt8]) throws(HermesWireError) -> [UInt8] {
@@ -44,7 +35,7 @@ public struct AESCBCCipher: PacketCipher {
             throw HermesWireError(.decryptionFailed, "AES-128-CBC input must be a non-empty multiple of 16 bytes, got \(sealed.count)")
         }
         do {
-            return Array(try AES._CBC.decrypt(sealed, using: key, iv: iv))
+            return try AESBlock.cbc(sealed, key: key, iv: iv, encrypt: false)
         } catch {
             throw HermesWireError(.decryptionFailed, "AES-128-CBC decryption failed: wrong key or IV, or corrupt data")
         }

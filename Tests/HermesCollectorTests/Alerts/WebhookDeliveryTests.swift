@@ -1,13 +1,13 @@
 import Crypto
 import Foundation
 import HermesCollector
-import Synchronization
+import HermesWire
 import Testing
 
 struct WebhookDeliveryTests {
     /// The waits a delivery asked for, without waiting.
     final class Sleeps: Sendable {
-        private let waits = Mutex<[Duration]>([])
+        private let waits = Locked<[Duration]>([])
         var recorded: [Duration] { waits.withLock { $0 } }
         var sleep: WebhookDelivery.Sleep { { duration in self.waits.withLock { $0.append(duration) } } }
     }

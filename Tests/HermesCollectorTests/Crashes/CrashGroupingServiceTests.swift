@@ -1,5 +1,5 @@
 import HermesCollector
-import Synchronization
+import HermesWire
 import Testing
 
 struct CrashGroupingServiceTests {

@@ -3,7 +3,6 @@ import HermesWire
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import Synchronization
 import Testing
 
 /// What each app key may do: its token bucket (rate, burst, the wait it names, one key's bucket apart
@@ -36,7 +35,7 @@ struct AppKeyLimitsTests {
 
     @Test func uploadsPastTheRateAre429WithRetryAfterAndCountedByKeyID() async throws {
         var fixture = try CollectorFixture()
-        let clock = Mutex<Int64>(1_000_000)
+        let clock = Locked<Int64>(1_000_000)
         fixture.configuration.wallClock = { clock.withLock { $0 } }
         fixture.configuration.appKeyRequestsPerSecond = 1
         let format = try #require(try CollectorFixture.formats()["v2-gcm"])

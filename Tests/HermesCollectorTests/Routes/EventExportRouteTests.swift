@@ -5,7 +5,6 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import Synchronization
 import Testing
 
 /// `GET /v1/events/export` and `GET /v1/events/arrivals` on each kind of store.

@@ -3,13 +3,12 @@ import HermesWire
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import Testing
 
 struct RequestObservingMiddlewareTests {
     /// Keeps the message and metadata of every entry logged through it.
     final class Recorder: Sendable {
-        let entries = Mutex<[(message: String, metadata: Logger.Metadata)]>([])
+        let entries = Locked<[(message: String, metadata: Logger.Metadata)]>([])
 
         var logger: Logger {
             var logger = Logger(label: "hermes.collector.tests") { _ in Handler(recorder: self) }

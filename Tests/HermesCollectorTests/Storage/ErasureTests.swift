@@ -4,7 +4,6 @@ import HermesWire
 import Hummingbird
 import HummingbirdTesting
 import Logging
-import Synchronization
 import Testing
 
 /// Erasing a user's or a device's records, on every store, across day partitions, while

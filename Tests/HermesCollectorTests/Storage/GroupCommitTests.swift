@@ -1,12 +1,12 @@
 @testable import HermesCollector
-import Synchronization
+import HermesWire
 import Testing
 
 struct GroupCommitTests {
     /// A commit function that records each group it is given and can hold the first one until
     /// the test opens its gate.
     final class Recorder: Sendable {
-        private let state = Mutex<(groups: [[Int]], committed: Set<Int>)>(([], []))
+        private let state = Locked<(groups: [[Int]], committed: Set<Int>)>(([], []))
         let started: AsyncStream<[Int]>
         private let startedContinuation: AsyncStream<[Int]>.Continuation
         private let gate: AsyncStream<Void>

@@ -1,5 +1,5 @@
 import HermesCollector
-import Synchronization
+import HermesWire
 
 /// Alert signals a test sets, remembering the `since` of every question.
 final class FakeAlertSignals: AlertSignals {
@@ -11,7 +11,7 @@ final class FakeAlertSignals: AlertSignals {
         var asked: [Int64] = []
     }
 
-    private let values = Mutex(Values())
+    private let values = Locked(Values())
 
     /// Changes the values.
     func set(_ change: (inout Values) -> Void) {

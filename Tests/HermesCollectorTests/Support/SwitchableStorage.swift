@@ -1,14 +1,13 @@
 import HermesCollector
 import HermesWire
-import Synchronization
 
 /// An in-memory SQLite store that fails every call while ``isDown`` is set: a database that
 /// went away.
 final class SwitchableStorage: CollectorStorage {
     let base: SQLiteCollectorStorage
-    private let down = Mutex(false)
+    private let down = Locked(false)
     /// The reads of events that succeed before the store goes down by itself; `nil`: no limit.
-    let eventReadsLeft = Mutex<Int?>(nil)
+    let eventReadsLeft = Locked<Int?>(nil)
 
     init() throws {
         base = try .inMemory()

@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// A counting semaphore for tests: at most `count` holders at once, the others wait in turn.
 final class TestSlots: Sendable {
@@ -7,10 +7,10 @@ final class TestSlots: Sendable {
         var waiting: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ count: Int) {
-        state = Mutex(State(free: count))
+        state = Locked(State(free: count))
     }
 
     /// Waits for a free slot and takes it.

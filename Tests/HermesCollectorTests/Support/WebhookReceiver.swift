@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import Synchronization
+import HermesWire
 
 /// A webhook receiver on a free port of 127.0.0.1: answers each `POST /hook` with the next
 /// status of its script (200 once the script is used up) and keeps every request it got.
@@ -16,10 +16,10 @@ final class WebhookReceiver: Sendable {
         }
     }
 
-    private let state: Mutex<(statuses: [Int], received: [Received])>
+    private let state: Locked<(statuses: [Int], received: [Received])>
 
     private init(statuses: [Int]) {
-        state = Mutex((statuses, []))
+        state = Locked((statuses, []))
     }
 
     /// What arrived so far, in order.

@@ -2,7 +2,6 @@ import Foundation
 import HermesCollector
 import HermesSync
 import HermesWire
-import Synchronization
 
 /// The schema the sync tests share: teams, and players that belong to a team.
 enum TestSchema {
@@ -24,7 +23,7 @@ final class ServerTransport: SyncTransport {
     struct Lost: Error {}
 
     let server: SyncServer
-    private let faults = Mutex((dropAnswers: 0, offline: false, exchanges: 0))
+    private let faults = Locked((dropAnswers: 0, offline: false, exchanges: 0))
 
     init(server: SyncServer) {
         self.server = server
@@ -84,10 +83,10 @@ extension SyncClient {
 final class ScriptedTransport: SyncTransport {
     struct Exhausted: Error {}
 
-    private let state: Mutex<(answers: [SyncAnswer], requests: [SyncRequest])>
+    private let state: Locked<(answers: [SyncAnswer], requests: [SyncRequest])>
 
     init(_ answers: [SyncAnswer]) {
-        state = Mutex((answers, []))
+        state = Locked((answers, []))
     }
 
     var requests: [SyncRequest] { state.withLock { $0.requests } }

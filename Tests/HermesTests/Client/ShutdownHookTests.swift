@@ -1,13 +1,12 @@
 @testable import Hermes
 import HermesWire
-import Synchronization
 import Testing
 
 struct ShutdownHookTests {
     @Test func hooksRunOnceInOrderBeforeTheClientStopsAcceptingRecords() async throws {
         let harness = Harness()
         let client = try harness.client()
-        let order = Mutex<[String]>([])
+        let order = Locked<[String]>([])
         client.addShutdownHook {
             let outcome = client.send(type: "pay", prefix: "JZ", meta: ["from": "hook"])
             order.withLock { $0.append("first \(outcome.isAccepted)") }

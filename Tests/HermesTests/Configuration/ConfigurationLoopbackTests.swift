@@ -3,13 +3,12 @@ import Foundation
 import HermesWire
 import Hummingbird
 import NIOCore
-import Synchronization
 import Testing
 
 /// The real `URLSessionTransport` against a small HTTP server on 127.0.0.1.
 struct ConfigurationLoopbackTests {
     @Test func fetchesOverLoopbackThrough200And304And500AndGarbage() async throws {
-        let step = Mutex(0)
+        let step = Locked(0)
         let router = Router()
         router.get("/v1/config") { request, _ -> Response in
             let current = step.withLock { value in

@@ -3,7 +3,6 @@ import Foundation
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 /// The `sdkHealth` records a started client sends into `hermes`, read as the collector
@@ -80,7 +79,7 @@ struct HealthReporterTests {
         var unmonitored = Harness.quietHermes
         unmonitored.monitorList.removeAll { $0.type == MonitorType.sdkHealth }
         let document = ConfigurationDocument(revision: 2, namespaces: ["hermes": Harness.quietHermes, "JZ": Self.cappedJZ]).jsonBytes()
-        let published = Mutex(false)
+        let published = Locked(false)
         let transport = InMemoryTransport { request in
             guard request.method == "GET" else { return try await collector.transport.send(request) }
             return published.withLock { $0 }

@@ -1,7 +1,7 @@
 import Foundation
 @testable import Hermes
 import Logging
-import Synchronization
+import HermesWire
 import Testing
 
 struct JournalTests {

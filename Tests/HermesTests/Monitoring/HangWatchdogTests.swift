@@ -1,13 +1,13 @@
 import Dispatch
 @testable import Hermes
-import Synchronization
+import HermesWire
 import Testing
 
 struct HangWatchdogTests {
     @Test func aBlockedSerialQueueIsReportedOnceItRunsAgain() async throws {
         // Given a watchdog on a serial queue with a 250 ms threshold
         let queue = DispatchQueue(label: "hermes.tests.watched")
-        let reports = Mutex<[Duration]>([])
+        let reports = Locked<[Duration]>([])
         let reported = DispatchSemaphore(value: 0)
         let watchdog = HangWatchdog(queue: queue, threshold: .milliseconds(250)) { duration in
             reports.withLock { $0.append(duration) }

@@ -3,7 +3,6 @@ import Foundation
 import GRDB
 @testable import Hermes
 import HermesWire
-import Synchronization
 import Testing
 
 /// The public API under bad input: every case is a typed rejection that stores nothing and
@@ -89,8 +88,8 @@ struct BadInputMatrixTests {
         // Given a client that four threads send to while others start and shut it down
         let harness = Harness()
         let client = try harness.client()
-        let accepted = Mutex<Set<String>>([])
-        let refusals = Mutex<Set<HermesError.Code>>([])
+        let accepted = Locked<Set<String>>([])
+        let refusals = Locked<Set<HermesError.Code>>([])
         let senders = DispatchGroup()
         for thread in 0..<4 {
             DispatchQueue.global().async(group: senders) {

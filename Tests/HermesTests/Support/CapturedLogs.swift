@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import HermesWire
 
 /// A `LogHandler` that keeps every message, for tests that check what was logged.
 final class CapturedLogs: Sendable {
@@ -9,7 +9,7 @@ final class CapturedLogs: Sendable {
         var metadata: [String: String]
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     /// A logger writing here.
     var logger: Logger {

@@ -2,7 +2,6 @@ import Foundation
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 
 /// A collector inside the transport: decodes every packet with the real decoder, answers what
 /// the test scripts (by default what the real collector answers, ``TransportResponse/stored(_:rejecting:)``),
@@ -23,10 +22,10 @@ final class FakeCollector: Sendable {
     /// The v1 cipher it also opens (a design-compatible server's).
     static let v1Cipher = try! AESCBCCipher(key: Array(repeating: 2, count: 16), iv: Array(repeating: 3, count: 16))
     private let decoder = PacketDecoder(keyring: Keyring([try! AESGCMCipher(key: FakeCollector.key, keyID: 1), FakeCollector.v1Cipher]))
-    private let log = Mutex<[Received]>([])
-    private let stored = Mutex<[String: Int]>([:])
+    private let log = Locked<[Received]>([])
+    private let stored = Locked<[String: Int]>([:])
     /// Decides the answer to each request from the received batch (default: stored, acknowledged).
-    let answer = Mutex<@Sendable (Received, Int) -> TransportResponse>({ received, _ in .stored(received) })
+    let answer = Locked<@Sendable (Received, Int) -> TransportResponse>({ received, _ in .stored(received) })
 
     let transport = InMemoryTransport { _ in TransportResponse(status: 503) }
 

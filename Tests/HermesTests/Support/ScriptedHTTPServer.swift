@@ -3,8 +3,9 @@ import Darwin
 #else
 import Glibc
 #endif
+import Atomics
 import Foundation
-import Synchronization
+import HermesWire
 
 /// A TCP listener on 127.0.0.1 whose connections follow a script on their own threads: what an
 /// HTTP server does wrong or slowly, with every byte it received kept for the test to check.
@@ -73,8 +74,8 @@ final class ScriptedHTTPServer: Sendable {
 
     /// What every connection received, shared with the server's threads.
     fileprivate final class Log: Sendable {
-        let requests = Mutex<[[UInt8]]>([])
-        let accepted = Atomic<Int>(0)
+        let requests = Locked<[[UInt8]]>([])
+        let accepted = ManagedAtomic<Int>(0)
     }
 
     let port: Int
@@ -107,7 +108,7 @@ final class ScriptedHTTPServer: Sendable {
                     close(listener)
                     return
                 }
-                let index = log.accepted.add(1, ordering: .relaxed).oldValue
+                let index = log.accepted.loadThenWrappingIncrement(by: 1, ordering: .relaxed)
                 var timeout = timeval(tv_sec: 60, tv_usec: 0)
                 _ = setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
                 let connection = Connection(descriptor: descriptor, index: index, log: log)

@@ -3,7 +3,6 @@ import GRDB
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 /// How a round assembles its batches (specification §6.2, §6.5): crash rows first, then oldest first,

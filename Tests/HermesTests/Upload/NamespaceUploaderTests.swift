@@ -1,5 +1,5 @@
 @testable import Hermes
-import Synchronization
+import HermesWire
 import Testing
 
 /// The pause after a refusal, as the uploader decides it from `now`: no clock, no network.
@@ -14,7 +14,7 @@ struct NamespaceUploaderTests {
     }
 
     final class Now: Sendable {
-        private let value = Mutex(Duration.zero)
+        private let value = Locked(Duration.zero)
         func set(_ duration: Duration) { value.withLock { $0 = duration } }
         var read: @Sendable () -> Duration { { self.value.withLock { $0 } } }
     }

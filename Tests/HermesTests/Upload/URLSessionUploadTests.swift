@@ -4,7 +4,6 @@ import GRDB
 import HermesWire
 import Hummingbird
 import NIOCore
-import Synchronization
 import Testing
 
 /// The real `URLSessionTransport` uploading to a small HTTP collector on 127.0.0.1.
@@ -12,7 +11,7 @@ struct URLSessionUploadTests {
     @Test func recordsReachALoopbackCollectorAndLeaveTheStore() async throws {
         // Given a server on a free loopback port that decodes each packet and acknowledges it
         let decoder = PacketDecoder(keyring: Keyring([try AESGCMCipher(key: FakeCollector.key, keyID: 1)]))
-        let received = Mutex<[String: [String]]>([:])
+        let received = Locked<[String: [String]]>([:])
         let router = Router()
         for kind in [PacketKind.meta, .payload] {
             router.post(RouterPath(HermesPath.upload(kind))) { request, _ -> Response in

@@ -5,7 +5,6 @@ import GRDB
 import HermesTestKit
 import HermesWire
 import Logging
-import Synchronization
 import Testing
 
 /// A 2xx deletes records only when it proves that a Hermes collector stored the batch

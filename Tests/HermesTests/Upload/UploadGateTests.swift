@@ -3,7 +3,6 @@ import GRDB
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 /// The gates of specification §6.1: `isUpload`, reachability, the cellular traffic window, `onlyWifi`.

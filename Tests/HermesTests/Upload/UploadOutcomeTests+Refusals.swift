@@ -3,7 +3,6 @@ import GRDB
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 extension TransportResponse {

@@ -4,7 +4,6 @@ import GRDB
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 struct UploadOutcomeTests {

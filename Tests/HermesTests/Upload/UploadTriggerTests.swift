@@ -4,7 +4,6 @@ import GRDB
 @testable import Hermes
 import HermesTestKit
 import HermesWire
-import Synchronization
 import Testing
 
 /// Every trigger of specification §6 starts a round, observed on `client.engine.events`.
@@ -79,7 +78,7 @@ struct UploadTriggerTests {
         var slowJZ = Harness.jz
         slowJZ.periodicTimerSecond = 12
         let document = ConfigurationDocument(revision: 2, namespaces: ["hermes": Self.slowHermes, "JZ": slowJZ]).jsonBytes()
-        let published = Mutex(false)
+        let published = Locked(false)
         let transport = InMemoryTransport { request in
             guard request.method == "GET" else { return try await collector.transport.send(request) }
             return published.withLock { $0 }

@@ -1,4 +1,4 @@
-import Synchronization
+import HermesWire
 
 /// Counts failed console sign-ins per user name, and in total, per minute: past the limit, the
 /// next attempts of that minute are refused before any password is checked.
@@ -13,7 +13,7 @@ final class SignInThrottle: Sendable {
     }
 
     private let limit: Int
-    private let window = Mutex(Window())
+    private let window = Locked(Window())
 
     /// - Parameter limit: failed attempts allowed per name and minute.
     init(limit: Int) {

@@ -1,9 +1,10 @@
+import Atomics
 package import Foundation
 package import HermesCollector
 package import HermesCollectorPostgres
 package import Logging
 package import PostgresNIO
-package import Synchronization
+package import HermesWire
 
 /// `hermes bench retention`: how long dropping one old day takes on PostgreSQL and how long it
 /// holds up the inserts running meanwhile. Each run fills an old day of a fresh database with
@@ -164,6 +165,6 @@ package struct RetentionBenchmark {
 
 /// When the retention benchmark's inserts completed, and whether they should stop.
 private final class InsertLog: Sendable {
-    let completions = Mutex<[ContinuousClock.Instant]>([])
-    let stopped = Atomic<Bool>(false)
+    let completions = Locked<[ContinuousClock.Instant]>([])
+    let stopped = ManagedAtomic<Bool>(false)
 }

@@ -1,6 +1,7 @@
+import Atomics
 package import NIOCore
 package import NIOPosix
-package import Synchronization
+package import HermesWire
 
 /// A TCP front on 127.0.0.1 that hands each new connection to the next backend in turn, as
 /// haproxy's `mode tcp` with `balance roundrobin` does, and copies bytes both ways until either
@@ -20,7 +21,7 @@ package final class RoundRobinFront: Sendable {
     /// Starts listening on a free loopback port.
     /// - Parameter backends: the ports of the backends on 127.0.0.1.
     package static func start(backends: [Int]) async throws -> RoundRobinFront {
-        let next = Atomic<Int>(0)
+        let next = ManagedAtomic<Int>(0)
         let group = MultiThreadedEventLoopGroup.singleton
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -29,7 +30,7 @@ package final class RoundRobinFront: Sendable {
             // No reads until the backend is connected; then the glue paces them.
             .childChannelOption(.autoRead, value: false)
             .childChannelInitializer { inbound in
-                let backend = backends[next.wrappingAdd(1, ordering: .relaxed).oldValue % backends.count]
+                let backend = backends[next.loadThenWrappingIncrement(by: 1, ordering: .relaxed) % backends.count]
                 let (toClient, toBackend) = GlueHandler.matchedPair()
                 return ClientBootstrap(group: inbound.eventLoop)
                     .channelOption(.socketOption(.tcp_nodelay), value: 1)
