@@ -79,7 +79,9 @@ public final class HermesClient: Sendable {
             defaults: configuration.namespaceDefaults,
             cache: ConfigurationCache(storageDirectory: configuration.storageDirectory, appVersion: configuration.app.version),
             fetcher: configuration.configURL.map {
-                ConfigurationFetcher(url: $0, appKey: configuration.credentials.appKey, transport: configuration.transport)
+                ConfigurationFetcher(
+                    url: $0, appKey: configuration.credentials.appKey, deviceID: builder.deviceID, appVersion: configuration.app.version,
+                    transport: configuration.transport)
             },
             refreshInterval: configuration.configRefreshInterval, clock: clock, logger: logger
         )

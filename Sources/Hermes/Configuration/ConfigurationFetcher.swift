@@ -1,10 +1,13 @@
 import Foundation
 import HermesWire
 
-/// One `GET` of the configuration document with `If-None-Match` (specification §3).
+/// One `GET` of the configuration document with `If-None-Match` (specification §3), saying
+/// which device and app version asks, so that the collector can apply its overrides.
 struct ConfigurationFetcher: Sendable {
     let url: URL
     let appKey: String
+    let deviceID: String
+    let appVersion: String
     let transport: any Transport
     let timeout: Duration = .seconds(15)
 
@@ -19,7 +22,9 @@ struct ConfigurationFetcher: Sendable {
     }
 
     func fetch(etag: String?) async -> Outcome {
-        var headers = [HermesHeader.appKey: appKey, "Accept": "application/json"]
+        var headers = [
+            HermesHeader.appKey: appKey, HermesHeader.deviceID: deviceID, HermesHeader.appVersion: appVersion, "Accept": "application/json",
+        ]
         if let etag { headers["If-None-Match"] = etag }
         let response: TransportResponse
         do {

@@ -7,6 +7,7 @@ extension HTTPField.Name {
     // `package` so the tests send the same names.
     package static let hermesNamespace = HTTPField.Name(HermesHeader.namespace)!
     package static let hermesDeviceID = HTTPField.Name(HermesHeader.deviceID)!
+    package static let hermesAppVersion = HTTPField.Name(HermesHeader.appVersion)!
     package static let hermesBatchID = HTTPField.Name(HermesHeader.batchID)!
     package static let hermesAppKey = HTTPField.Name(HermesHeader.appKey)!
     package static let hermesPacketVersion = HTTPField.Name(HermesHeader.packetVersion)!

@@ -76,6 +76,13 @@ extension NamespaceConfiguration {
         } else {
             monitorList = name == ConfigurationDocument.hermesNamespace ? defaults.monitorList : []
         }
+        if let list = object["overrides"] {
+            guard case .array(let items) = list else { throw reader.wrongType("overrides", "an array") }
+            overrides = []
+            for (index, item) in items.enumerated() {
+                overrides.append(try ConfigurationOverride(json: item, path: "\(reader.path)overrides[\(index)]."))
+            }
+        }
     }
 
     /// The configuration as JSON with the wire's keys.
@@ -95,6 +102,32 @@ extension NamespaceConfiguration {
             "monitorList": .array(monitorList.map(\.json)),
         ]
         object["url"] = url.map(JSONValue.string) ?? .null
+        if !overrides.isEmpty { object["overrides"] = .array(overrides.map(\.json)) }
+        return .object(object)
+    }
+}
+
+extension ConfigurationOverride {
+    init(json: JSONValue, path: String) throws(HermesWireError) {
+        let reader = ConfigurationReader(path: path)
+        let object = try reader.object(json)
+        guard let name = try reader.string(object["name"], "name"), !name.isEmpty else {
+            throw HermesWireError(.malformedConfiguration, "configuration: \(path)name must be a non-empty string")
+        }
+        let set = try reader.object(object["set"] ?? .object([:]), "set")
+        // The fields it sets must read as a namespace's.
+        _ = try NamespaceConfiguration(json: .object(set.filter { $0.key != "overrides" }), name: "")
+        self.init(
+            name: name, appVersions: try reader.strings(object["appVersions"], "appVersions"),
+            deviceIDs: try reader.strings(object["deviceIDs"], "deviceIDs"), percentage: try reader.double(object["percentage"], "percentage"),
+            set: set)
+    }
+
+    var json: JSONValue {
+        var object: [String: JSONValue] = ["name": .string(name), "set": .object(set)]
+        if !appVersions.isEmpty { object["appVersions"] = .array(appVersions.map(JSONValue.string)) }
+        if !deviceIDs.isEmpty { object["deviceIDs"] = .array(deviceIDs.map(JSONValue.string)) }
+        object["percentage"] = percentage.map(JSONValue.double)
         return .object(object)
     }
 }
@@ -161,6 +194,17 @@ struct ConfigurationReader {
         guard let value else { return nil }
         guard case .string(let string) = value else { throw wrongType(field, "a string") }
         return string
+    }
+
+    func strings(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> [String] {
+        guard let value else { return [] }
+        guard case .array(let items) = value else { throw wrongType(field, "an array of strings") }
+        var strings: [String] = []
+        for item in items {
+            guard case .string(let string) = item else { throw wrongType(field, "an array of strings") }
+            strings.append(string)
+        }
+        return strings
     }
 
     func double(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> Double? {

@@ -37,6 +37,10 @@ public struct NamespaceConfiguration: Sendable, Hashable {
     /// The largest encoded meta accepted, in KB. Range (0, 64].
     public var maxMetaKByte: Double
 
+    /// Parts that apply to some devices only (app versions, device ids, a share of devices);
+    /// the collector lays them over for each device, so a client never holds any.
+    public var overrides: [ConfigurationOverride] = []
+
     /// Creates a namespace configuration; every value defaults to the built-in default's.
     public init(
         url: String? = nil,

@@ -4,8 +4,11 @@ public enum HermesHeader: Sendable {
     public static let namespace = "X-Hermes-Namespace"
     /// The batch id, the same on every retry of the batch.
     public static let batchID = "X-Hermes-Batch-Id"
-    /// The sending installation's `DEVICE_ID`.
+    /// The sending installation's `DEVICE_ID`, on uploads and configuration fetches (overrides
+    /// by device and percentage).
     public static let deviceID = "X-Hermes-Device-Id"
+    /// The app's version, on a configuration fetch (overrides by app version).
+    public static let appVersion = "X-Hermes-App-Version"
     /// The app key the collector authenticates uploads with.
     public static let appKey = "X-Hermes-App-Key"
     /// The packet version of the body, `1` or `2`.

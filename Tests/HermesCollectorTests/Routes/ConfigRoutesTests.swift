@@ -30,6 +30,32 @@ struct ConfigRoutesTests {
         }
     }
 
+    @Test func aDeviceGetsItsOwnOverridesWithAnETagOfThemAndA304ForItOnly() async throws {
+        var fixture = try CollectorFixture()
+        var jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay")])
+        jz.overrides = [ConfigurationOverride(name: "qa", deviceIDs: ["qa-1"], set: ["maxItem": 7])]
+        fixture.configuration.initialConfiguration = ConfigurationDocument(revision: 2, namespaces: ["JZ": jz])
+        try await fixture.test { client throws in
+            let qa: HTTPFields = [.hermesDeviceID: "qa-1", .hermesAppVersion: "1.0"]
+            let targeted = try await client.execute(uri: HermesPath.config, method: .get, headers: qa)
+            let other = try await client.execute(uri: HermesPath.config, method: .get, headers: [.hermesDeviceID: "phone-2"])
+            let qaDocument = try ConfigurationDocument(jsonBytes: Array(targeted.body.readableBytesView))
+            let otherDocument = try ConfigurationDocument(jsonBytes: Array(other.body.readableBytesView))
+            // The QA device's document has maxItem 7 and no overrides; the other's the namespace as saved, without them
+            #expect(qaDocument.namespaces["JZ"]?.maxItem == 7 && qaDocument.namespaces["JZ"]?.overrides.isEmpty == true)
+            #expect(otherDocument.namespaces["JZ"]?.maxItem == 100 && otherDocument.namespaces["JZ"]?.overrides.isEmpty == true)
+            #expect(String(buffer: targeted.body).contains("overrides") == false)
+            let qaTag = try #require(targeted.headers[.eTag])
+            #expect(qaTag.hasPrefix("\"2-") && other.headers[.eTag] == "\"2\"")
+            // Each ETag gets a 304 for its own device only
+            var again = qa
+            again[.ifNoneMatch] = qaTag
+            #expect(try await client.execute(uri: HermesPath.config, method: .get, headers: again).status == .notModified)
+            let mixed = try await client.execute(uri: HermesPath.config, method: .get, headers: [.hermesDeviceID: "phone-2", .ifNoneMatch: qaTag])
+            #expect(mixed.status == .ok)
+        }
+    }
+
     @Test func staleIfNoneMatchGetsTheDocument() async throws {
         let fixture = try CollectorFixture()
         try await fixture.test { client throws in

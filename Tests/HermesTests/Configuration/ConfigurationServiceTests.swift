@@ -27,7 +27,10 @@ struct ConfigurationServiceTests {
         ConfigurationService(
             defaults: ["JZ": Harness.jz],
             cache: ConfigurationCache(storageDirectory: harness.directory, appVersion: version),
-            fetcher: configURL.map { ConfigurationFetcher(url: $0, appKey: "test-key", transport: transport ?? harness.transport) },
+            fetcher: configURL.map {
+                ConfigurationFetcher(
+                    url: $0, appKey: "test-key", deviceID: "device-7", appVersion: version, transport: transport ?? harness.transport)
+            },
             refreshInterval: .seconds(60), clock: MonotonicClock(harness.clock), logger: Logger(label: "hermes.tests")
         )
     }
@@ -63,6 +66,8 @@ struct ConfigurationServiceTests {
         #expect(told.withLock { $0 } == [["JZ"], []])
         #expect(transport.requests.map { $0.headers["If-None-Match"] } == [nil, "\"3\""])
         #expect(transport.requests.allSatisfy { $0.headers[HermesHeader.appKey] == "test-key" })
+        // With the device and the app version, for the collector's overrides
+        #expect(transport.requests.allSatisfy { $0.headers[HermesHeader.deviceID] == "device-7" && $0.headers[HermesHeader.appVersion] == "1.2.0" })
         let cached = try Data(contentsOf: harness.directory.appendingPathComponent("config/1.2.0/config.json"))
         #expect(try ConfigurationDocument(jsonBytes: Array(cached)).revision == 3)
         #expect(try String(contentsOf: harness.directory.appendingPathComponent("config/1.2.0/etag"), encoding: .utf8) == "\"3\"")

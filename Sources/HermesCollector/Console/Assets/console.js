@@ -481,6 +481,9 @@ async function namespaceView(name) {
     items.append(tr);
   };
   (base.monitorList || []).forEach(addItem);
+  // Overrides for some devices (app versions, device ids, a share of devices), as JSON.
+  const overrides = el("textarea", { id: "field-overrides", rows: 6, cols: 80, disabled: !editable, placeholder: '[{"name": "rollout", "percentage": 10, "set": {"maxItem": 50}}]' });
+  overrides.value = base.overrides ? JSON.stringify(base.overrides, null, 2) : "";
   const collect = () => {
     const configuration = {};
     for (const field of switchFields) configuration[field] = inputs[field].checked;
@@ -491,6 +494,9 @@ async function namespaceView(name) {
       return item;
     });
     if (existing && existing.configuration.url) configuration.url = existing.configuration.url;
+    if (overrides.value.trim()) {
+      try { configuration.overrides = JSON.parse(overrides.value); } catch { throw new Error("The overrides are not valid JSON."); }
+    }
     return configuration;
   };
   const result = el("div", { id: "editor-result" });
@@ -535,6 +541,9 @@ async function namespaceView(name) {
     el("div", { class: "panel", id: "editor" }, rows,
       el("h2", {}, "Monitor list"),
       el("table", {}, el("thead", {}, el("tr", {}, ["Type", "Sample rate", "Wi-Fi only", "Realtime", "Upload payload", ""].map((h) => el("th", {}, h)))), items),
+      el("h2", {}, "Overrides"),
+      el("p", { class: "muted" }, "Fields set for some devices only: appVersions, deviceIDs, a percentage of devices (the same devices each time), in order, a later one over an earlier one."),
+      overrides,
       editable ? el("div", { class: "actions" },
         el("button", { type: "button", onclick: () => addItem({ type: "" }) }, "Add type"),
         el("button", { type: "button", id: "preview", onclick: () => preview().catch((e) => toast(e.message, true)) }, "Preview"),
