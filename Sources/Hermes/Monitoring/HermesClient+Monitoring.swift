@@ -119,6 +119,25 @@ extension HermesClient {
             ])
     }
 
+    /// Records `net` / `netError` for the app's `URLSession` traffic without a wrapper: call it
+    /// once. Every `http(s)` request a session sends through `URLProtocol`'s registered classes
+    /// (`URLSession.shared`; on Linux also sessions of the `.default` and `.ephemeral`
+    /// configurations) is then sampled as ``instrumented(_:)`` samples it, and its answer handed
+    /// back unchanged. On Apple platforms a session with a configuration of its own is captured
+    /// once that configuration goes through ``capturing(_:)``. Hermes' own requests are never
+    /// captured. Gated by ``MonitoringOptions/network`` and the `monitorList` like the others;
+    /// the last client that calls it receives the samples.
+    public func captureNetwork() {
+        NetworkCapture.start(for: self)
+    }
+
+    /// `configuration` with the capture of ``captureNetwork()`` first among its protocol classes,
+    /// for a session the app makes with a configuration of its own.
+    public func capturing(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        configuration.protocolClasses = [NetworkCapture.self] + (configuration.protocolClasses ?? []).filter { $0 != NetworkCapture.self }
+        return configuration
+    }
+
     /// A wrapper of `session` whose requests record `net` / `netError` samples.
     /// - Parameter session: the session to send with (`URLSession.shared` by default).
     /// - Returns: the instrumented session.
