@@ -1,7 +1,7 @@
 public import HermesWire
 
 /// A device's sync credential as the store keeps it: the `clientID` it is bound to, the user and
-/// roles the schema's access rules see (``SyncAccessRule``), the SHA-256 of its secret, and when
+/// roles the schema's access rules see (`SyncAccessRule`), the SHA-256 of its secret, and when
 /// it was issued and revoked.
 ///
 /// Issued by `hermes sync devices add` or `POST /v1/admin/sync/devices`; the device sends the

@@ -1,7 +1,7 @@
 public import HermesWire
 
 /// What the server enforces on record sync: the schema (with its access rules,
-/// ``SyncAccessRule``), whether devices need credentials, an extra permission check, and how
+/// `SyncAccessRule`), whether devices need credentials, an extra permission check, and how
 /// large a catch-up page is.
 ///
 /// ```swift
