@@ -12,10 +12,14 @@ package import Logging
 package struct EndToEndBenchmark {
     package var records = 100_000
     package var runs = 3
+    /// Also deliver through a ``SplitAnswerFront`` (each answer's head and body in two writes,
+    /// Nagle on), and report that rate beside the direct one.
+    package var splitAnswers = false
 
-    package init(records: Int = 100_000, runs: Int = 3) {
+    package init(records: Int = 100_000, runs: Int = 3, splitAnswers: Bool = false) {
         self.records = records
         self.runs = runs
+        self.splitAnswers = splitAnswers
     }
 
     /// What one delivery run measured.
@@ -38,7 +42,11 @@ package struct EndToEndBenchmark {
                 BenchWorkload.namespace: BenchWorkload.configuration, "hermes": BenchWorkload.configuration,
             ])
         var deliveries: [Delivery] = []
-        for _ in 0..<runs { deliveries.append(try await deliver(cipher: cipher, document: document, logger: logger)) }
+        var split: [Delivery] = []
+        for _ in 0..<runs {
+            deliveries.append(try await deliver(cipher: cipher, document: document, logger: logger))
+            if splitAnswers { split.append(try await deliver(cipher: cipher, document: document, logger: logger, splitAnswers: true)) }
+        }
         let count = Double(records)
 
         var report = BenchReport()
@@ -47,6 +55,12 @@ package struct EndToEndBenchmark {
             "e2e_records_per_s", median(deliveries.map { count / $0.seconds }),
             "end to end records/s (first send → stored at the collector; the app posts with PlatformTransport: \(Self.transportName))")
         report.add("sdk_cpu_us_per_record", median(deliveries.map { $0.cpuSeconds / count * 1e6 }), "SDK CPU per record: send, store, upload (µs)")
+        if splitAnswers {
+            let direct = median(deliveries.map { count / $0.seconds }), through = median(split.map { count / $0.seconds })
+            report.add("split_answers_records_per_s", through, "  the same through a front that splits each answer's head and body, Nagle on")
+            report.add("split_answers_ratio", through / direct, "  that over the direct rate (goal ≥ 0.7)")
+            report.add("split_answers_rtt_p50_ms", median(split.map(\.rttP50)), "  one upload's round trip p50 through it (ms)")
+        }
         report.add("upload_rtt_p50_ms", median(deliveries.map(\.rttP50)), "one 100-record upload's round trip p50 (ms)")
         report.add("upload_rtt_p99_ms", median(deliveries.map(\.rttP99)), "one 100-record upload's round trip p99 (ms)")
         report.add("peak_rss_mb", median(deliveries.map(\.memory.peak)) / 1_048_576, "the app's peak RSS while delivering (MB)")
@@ -59,7 +73,9 @@ package struct EndToEndBenchmark {
     }
 
     /// One run: a fresh collector with a SQLite file, and the probe app delivering to it.
-    private func deliver(cipher: AESGCMCipher, document: ConfigurationDocument, logger: Logger) async throws -> Delivery {
+    private func deliver(
+        cipher: AESGCMCipher, document: ConfigurationDocument, logger: Logger, splitAnswers: Bool = false
+    ) async throws -> Delivery {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -68,12 +84,14 @@ package struct EndToEndBenchmark {
                 port: 0, appKeys: [BenchWorkload.appKey], adminToken: "bench", keyring: Keyring([cipher]), initialConfiguration: document),
             storage: try SQLiteCollectorStorage(path: directory.appendingPathComponent("collector.sqlite").path), logger: logger
         )
+        let front = splitAnswers ? try SplitAnswerFront.start(backend: server.port) : nil
         let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
         let arguments = [
             "--storage", directory.appendingPathComponent("app").path, "--records", String(records),
-            "--collector", "http://127.0.0.1:\(server.port)",
+            "--collector", "http://127.0.0.1:\(front?.port ?? server.port)",
         ]
         let exit = try await onThread { try ChildProcess(executable: executable, arguments: arguments).wait(timeout: .seconds(600)) }
+        front?.stop()
         let stored = server.metrics.snapshot.recordsStored
         try await server.shutdown()
         guard exit.status == 0, let memory = StoreBenchmark.memory(in: exit.lines),

@@ -64,6 +64,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "retention: how many records the old day dropped holds.")
     var rows = 1_000_000
 
+    @Flag(help: "e2e: also deliver through a front that writes each answer's head and body in two writes with Nagle on.")
+    var splitAnswers = false
+
     @Flag(help: "Print one JSON object instead of a table.")
     var json = false
 
@@ -98,7 +101,7 @@ struct BenchCommand: AsyncParsableCommand {
             case .wire: report = try WireBenchmark().run()
             case .store: report = try await StoreBenchmark().run()
             case .upload: report = try await UploadBenchmark().run()
-            case .e2e: report = try await EndToEndBenchmark().run()
+            case .e2e: report = try await EndToEndBenchmark(splitAnswers: splitAnswers).run()
             case .log: report = try await LogBenchmark().run()
             case .journal: report = try await JournalBenchmark().run()
             case .monitor: report = ResourceBenchmark().run()
