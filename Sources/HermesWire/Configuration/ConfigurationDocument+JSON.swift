@@ -109,16 +109,12 @@ extension NamespaceConfiguration {
 
 extension ConfigurationOverride {
     init(json: JSONValue, path: String) throws(HermesWireError) {
-        let reader = ConfigurationReader(path: path)
-        let object = try reader.object(json)
-        guard let name = try reader.string(object["name"], "name"), !name.isEmpty else {
-            throw HermesWireError(.malformedConfiguration, "configuration: \(path)name must be a non-empty string")
-        }
+        let (reader, object) = try ConfigurationReader.open(json, path: path)
         let set = try reader.object(object["set"] ?? .object([:]), "set")
         // The fields it sets must read as a namespace's.
         _ = try NamespaceConfiguration(json: .object(set.filter { $0.key != "overrides" }), name: "")
         self.init(
-            name: name, appVersions: try reader.strings(object["appVersions"], "appVersions"),
+            name: try reader.nonEmptyString(object["name"], "name"), appVersions: try reader.strings(object["appVersions"], "appVersions"),
             deviceIDs: try reader.strings(object["deviceIDs"], "deviceIDs"), percentage: try reader.double(object["percentage"], "percentage"),
             set: set)
     }
@@ -134,13 +130,9 @@ extension ConfigurationOverride {
 
 extension MonitorItem {
     init(json: JSONValue, path: String) throws(HermesWireError) {
-        let reader = ConfigurationReader(path: path)
-        let object = try reader.object(json)
-        guard let type = try reader.string(object["type"], "type"), !type.isEmpty else {
-            throw HermesWireError(.malformedConfiguration, "configuration: \(path)type must be a non-empty string")
-        }
+        let (reader, object) = try ConfigurationReader.open(json, path: path)
         self.init(
-            type: type,
+            type: try reader.nonEmptyString(object["type"], "type"),
             onlyWifi: try reader.bool(object["onlyWifi"], "onlyWifi") ?? false,
             isRealtime: try reader.bool(object["isRealtime"], "isRealtime") ?? false,
             isUploadPayload: try reader.bool(object["isUploadPayload"], "isUploadPayload") ?? false,
@@ -193,6 +185,20 @@ struct ConfigurationReader {
     func string(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> String? {
         guard let value else { return nil }
         guard case .string(let string) = value else { throw wrongType(field, "a string") }
+        return string
+    }
+
+    /// A reader at `path` and the object `json` must be there.
+    static func open(_ json: JSONValue, path: String) throws(HermesWireError) -> (ConfigurationReader, [String: JSONValue]) {
+        let reader = ConfigurationReader(path: path)
+        return (reader, try reader.object(json))
+    }
+
+    /// A required string that is not empty.
+    func nonEmptyString(_ value: JSONValue?, _ field: String) throws(HermesWireError) -> String {
+        guard let string = try string(value, field), !string.isEmpty else {
+            throw HermesWireError(.malformedConfiguration, "configuration: \(path)\(field) must be a non-empty string")
+        }
         return string
     }
 
