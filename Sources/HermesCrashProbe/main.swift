@@ -2,11 +2,15 @@
 // an app that starts a Hermes client (crash capture on, the default) on `<dir>` and then really
 // crashes: force-unwrapping nil, indexing past an array's end, writing through a null pointer,
 // calling fatalError, or force-unwrapping nil on a thread of its own; or prints `running` and
-// waits to be killed (`wait`), or shuts down cleanly and prints `clean` (`clean`). `--chain` installs a handler before Hermes that appends "chained <signal>"
+// waits to be killed (`wait`), or shuts down cleanly and prints `clean` (`clean`; with
+// `--net <url>`, after `captureNetwork()` and a GET of the URL through `URLSession.shared`). `--chain` installs a handler before Hermes that appends "chained <signal>"
 // to `<marker>`; `--fault-in-handler` makes Hermes' handler fault once while it writes.
 // The crash tests and `hermes demo` run it as a child process.
 import CHermesCrash
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Hermes
 import HermesWire
 
@@ -73,6 +77,11 @@ case "wait":
     try await Task.sleep(for: .seconds(60))
     exit(3)
 case "clean":
+    if let url = option("--net").flatMap(URL.init(string:)) {
+        // An app that turns the capture on first thing, then uses the shared session.
+        client.captureNetwork()
+        _ = try? await URLSession.shared.data(from: url)
+    }
     await client.shutdown()
     FileHandle.standardOutput.write(Data("clean\n".utf8))
     exit(0)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 @testable import Hermes
+import HermesCollector
 import HermesHarness
 import HermesWire
 import Testing
@@ -13,9 +14,9 @@ struct AbnormalExitEndToEndTests {
 
     /// Runs the probe in `mode` on `storage` on a thread of its own; for `wait`, kills it once it
     /// runs. Returns its pid.
-    static func run(_ mode: String, storage: URL) async throws -> Int32 {
+    static func run(_ mode: String, storage: URL, extra: [String] = []) async throws -> Int32 {
         try await onThread {
-            let child = try ChildProcess(executable: probe, arguments: ["--storage", storage.path, "--crash", mode])
+            let child = try ChildProcess(executable: probe, arguments: ["--storage", storage.path, "--crash", mode] + extra)
             let pid = child.pid
             if mode == "wait" {
                 guard child.waitFor("running", occurrences: 1, timeout: .seconds(60)) else { throw RunFailure("the probe did not start") }
@@ -30,10 +31,15 @@ struct AbnormalExitEndToEndTests {
 
     /// The stored `appAbnormalExit` records' meta.
     static func abnormalExits(in storage: URL) throws -> [JSONValue] {
+        try records(MonitorType.appAbnormalExit, in: storage)
+    }
+
+    /// The meta of the stored records of `type`.
+    static func records(_ type: String, in storage: URL) throws -> [JSONValue] {
         let queue = try DatabaseQueue(path: storage.appendingPathComponent(RecordStore.fileName).path)
         defer { try? queue.close() }
         return try queue.read { db in
-            try String.fetchAll(db, sql: "SELECT meta FROM meta WHERE monitor_type = ? ORDER BY id", arguments: [MonitorType.appAbnormalExit])
+            try String.fetchAll(db, sql: "SELECT meta FROM meta WHERE monitor_type = ? ORDER BY id", arguments: [type])
         }.map { try JSONValue(parsing: Array($0.utf8)) }
     }
 

@@ -132,10 +132,11 @@ extension HermesClient {
     }
 
     /// `configuration` with the capture of ``captureNetwork()`` first among its protocol classes,
-    /// for a session the app makes with a configuration of its own.
+    /// for a session the app makes with a configuration of its own. Samples go to this client
+    /// from then on (one client per process takes them: the last to call this or
+    /// ``captureNetwork()``).
     public func capturing(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
-        configuration.protocolClasses = [NetworkCapture.self] + (configuration.protocolClasses ?? []).filter { $0 != NetworkCapture.self }
-        return configuration
+        NetworkCapture.configure(configuration, for: self)
     }
 
     /// A wrapper of `session` whose requests record `net` / `netError` samples.

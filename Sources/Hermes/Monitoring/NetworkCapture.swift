@@ -6,15 +6,18 @@ import FoundationNetworking
 
 /// The `URLProtocol` behind ``HermesClient/captureNetwork()``: registered once, it takes every
 /// `http(s)` request a `URLSession` of the app makes through `URLProtocol`'s registered classes
-/// (`URLSession.shared` and sessions of `.default` or `.ephemeral` configurations made after it was
-/// registered on Linux; on Apple platforms `URLSession.shared`, and other sessions when
-/// ``HermesClient/capturing(_:)`` adds it to their configuration), sends it through a session of
+/// (`URLSession.shared`, on Linux when it was registered before the shared session's first use),
+/// and every request of a session whose configuration went through ``HermesClient/capturing(_:)``,
+/// sends it through a session of
 /// its own, hands the answer back unchanged, and records `net` or `netError` as
 /// ``InstrumentedSession`` does. Never Hermes' own requests: those carry the app key header, and
 /// its uploads over plain sockets never meet `URLSession`.
 final class NetworkCapture: URLProtocol {
-    /// The client samples go to: the last that turned capture on, held weakly.
+    /// The client samples go to, held weakly: the last that called
+    /// ``HermesClient/captureNetwork()`` or ``HermesClient/capturing(_:)`` (an app has one).
     private static let recipient = Locked<WeakClient?>(nil)
+    /// Whether the protocol is registered for `URLSession.shared`.
+    private static let registered = Locked(false)
     /// Marks the requests the capture itself sends, so it does not take them again.
     private static let marker = "HermesNetworkCapture"
     /// Sends the captured requests: its own, so the app's session delegates are not involved.
@@ -28,11 +31,19 @@ final class NetworkCapture: URLProtocol {
 
     /// Sends samples to `client` from now on, registering the protocol the first time.
     static func start(for client: HermesClient) {
-        let first = recipient.withLock { recipient in
-            defer { recipient = WeakClient(client: client) }
-            return recipient == nil
+        recipient.withLock { $0 = WeakClient(client: client) }
+        let first = registered.withLock { registered in
+            defer { registered = true }
+            return !registered
         }
         if first { URLProtocol.registerClass(NetworkCapture.self) }
+    }
+
+    /// `configuration` with the capture first among its protocol classes; samples go to `client`.
+    static func configure(_ configuration: URLSessionConfiguration, for client: HermesClient) -> URLSessionConfiguration {
+        recipient.withLock { $0 = WeakClient(client: client) }
+        configuration.protocolClasses = [NetworkCapture.self] + (configuration.protocolClasses ?? []).filter { $0 != NetworkCapture.self }
+        return configuration
     }
 
     override class func canInit(with request: URLRequest) -> Bool {

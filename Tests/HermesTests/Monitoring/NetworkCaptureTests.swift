@@ -7,14 +7,15 @@ import HermesWire
 import Hummingbird
 import Testing
 
-/// `captureNetwork()`: the app's own `URLSession` requests sampled without a wrapper, on
-/// loopback. Serialized: the capture is registered process-wide, one recipient at a time.
+/// The capture of the app's own `URLSession` requests, without a wrapper, on loopback: through
+/// sessions whose configuration went through `capturing(_:)` (a test process cannot register the
+/// capture for `URLSession.shared`: every test's shared-session traffic would be taken).
+/// Serialized: one client per process receives the samples.
 @Suite(.serialized)
 struct NetworkCaptureTests {
     @Test func anAppSessionsRequestsAreSampledAndAnsweredUnchangedButHermesOwnAreNot() async throws {
         let harness = Harness()
         let client = try harness.client()
-        client.captureNetwork()
         let router = Router()
         router.get("/v1/items/:id") { _, _ in Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "item"))) }
         router.get("/broken") { _, _ in Response(status: .internalServerError, body: .init(byteBuffer: ByteBuffer(string: "oops"))) }
@@ -47,7 +48,6 @@ struct NetworkCaptureTests {
     @Test func aRefusedConnectionAndATimeoutAreSampledAsNetErrors() async throws {
         let harness = Harness()
         let client = try harness.client()
-        client.captureNetwork()
         let refused = try ListeningSocket().closedPort()
         let silent = try ListeningSocket()
         var slow = URLRequest(url: URL(string: "http://127.0.0.1:\(silent.port)/slow")!)
