@@ -15,13 +15,13 @@ final class ResourceMonitor: Sendable {
         self.reader = reader
     }
 
-    /// Takes a first sample now, then one every interval until ``stop()``, each handed to
+    /// Takes a first sample at once, off the caller's thread, then one every interval until ``stop()``, each handed to
     /// `sampled` with the previous one and the period between them. Returns at once.
     func start(_ sampled: @escaping @Sendable (_ sample: ResourceSample, _ previous: ResourceSample, _ period: Duration) -> Void) {
         let origin = clock.now()
-        let first = reader.sample()
         background.spawn { [clock, interval, reader] in
-            var previous = (sample: first, at: origin)
+            // Read here, not on the thread that starts the client.
+            var previous = (sample: reader.sample(), at: origin)
             var deadline = origin
             while !Task.isCancelled {
                 deadline += interval

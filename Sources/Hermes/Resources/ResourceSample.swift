@@ -29,10 +29,10 @@ package struct ResourceSample: Sendable, Equatable {
     /// share (CPU seconds per second: 1 is one core busy the whole period), the cores, and the
     /// thermal and power state the platform tells (others left out).
     package func cpuMeta(since previous: ResourceSample, period: Duration, cores: Int) -> [String: JSONValue] {
-        let seconds = Double(period.components.seconds) + Double(period.components.attoseconds) / 1e18
-        let share = seconds > 0 ? max(0, cpuSeconds - previous.cpuSeconds) / seconds : 0
+        let milliseconds = period.milliseconds
+        let share = milliseconds > 0 ? max(0, cpuSeconds - previous.cpuSeconds) * 1_000 / Double(milliseconds) : 0
         var meta: [String: JSONValue] = [
-            "cpuShare": .double((share * 1_000).rounded() / 1_000), "cores": .int(Int64(cores)), "periodMs": .int(Int64(seconds * 1_000)),
+            "cpuShare": .double((share * 1_000).rounded() / 1_000), "cores": .int(Int64(cores)), "periodMs": .int(milliseconds),
         ]
         meta["thermalState"] = thermalState.map(JSONValue.string)
         meta["temperatureCelsius"] = temperatureCelsius.map(JSONValue.double)

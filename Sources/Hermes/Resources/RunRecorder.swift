@@ -9,7 +9,8 @@ final class RunRecorder: Sendable {
     private let marker: Locked<RunMarker>
     private let queue = DispatchQueue(label: "hermes.run-marker")
 
-    /// Writes `marker` (this run's first) and keeps it.
+    /// Writes `marker` (this run's first) and keeps it. The one write on the caller's thread (a
+    /// small file, at `start()`): a run killed right after its start must find its marker there.
     init(_ marker: RunMarker, storage: URL) {
         self.storage = storage
         self.marker = Locked(marker)
