@@ -1,10 +1,13 @@
-// `hermes-burst-probe --storage <dir> --records <n> [--collector <url>]`: an app-sized process
-// (it runs only the SDK; the harness it links gives it the workload and starts nothing) in which `hermes bench store` measures the resident memory of a burst
-// and `hermes bench e2e` the device's side of delivery. It sends `n` five-property events as
-// fast as it can on one thread and flushes; with a collector it then uploads until every record
-// is delivered. It prints `rss <bytes when the burst began> <peak bytes since>` and, with a
-// collector, `delivery <seconds> <cpu seconds> <bytes posted>` (first send to last record
-// acknowledged) and `rtt <p50 ms> <p99 ms>` (one upload's round trip).
+// `hermes-burst-probe --storage <dir> --records <n> [--burst <b>] [--collector <url>]`: an
+// app-sized process (it runs only the SDK; the harness it links gives it the workload and starts
+// nothing) in which `hermes bench store` measures the resident memory of a burst and
+// `hermes bench e2e` the device's side of delivery. It sends `n` five-property events as fast as
+// it can on one thread, in bursts of `b` (all `n` by default) each followed by `flush()`, so that
+// no burst outruns the journal; with a collector it then uploads until every record is delivered.
+// It prints `rss <bytes when the burst began> <peak bytes since>`, `anon <anonymous bytes then>
+// <anonymous bytes at the end>` and, with a collector, `delivery <seconds> <cpu seconds> <bytes
+// posted>` (first send to last record acknowledged) and `rtt <p50 ms> <p99 ms>` (one upload's
+// round trip).
 import Foundation
 import Hermes
 import HermesHarness
@@ -21,9 +24,10 @@ func fail(_ message: String) -> Never {
 }
 
 guard let storage = option("--storage"), let records = option("--records").flatMap(Int.init), records > 0 else {
-    FileHandle.standardError.write(Data("usage: hermes-burst-probe --storage <dir> --records <n> [--collector <url>]\n".utf8))
+    FileHandle.standardError.write(Data("usage: hermes-burst-probe --storage <dir> --records <n> [--burst <b>] [--collector <url>]\n".utf8))
     exit(2)
 }
+let burstSize = max(1, option("--burst").flatMap(Int.init) ?? records)
 let collector = option("--collector").flatMap(URL.init(string:))
 
 func burst() async throws {
@@ -32,13 +36,17 @@ func burst() async throws {
     if collector != nil { client.start() }
     ResidentMemory.resetPeak()
     let start = ResidentMemory.current
+    let anonymousStart = ResidentMemory.anonymous
     let cpu = ProcessTime.cpuSeconds
     let clock = ContinuousClock()
     let began = clock.now
-    for n in 0..<records where !client.send(type: "appLag", prefix: BenchWorkload.namespace, meta: BenchWorkload.burstEvent(Int64(n))).isAccepted {
-        fail("burst record \(n) was rejected")
+    for start in stride(from: 0, to: records, by: burstSize) {
+        for n in start..<min(records, start + burstSize)
+        where !client.send(type: "appLag", prefix: BenchWorkload.namespace, meta: BenchWorkload.burstEvent(Int64(n))).isAccepted {
+            fail("burst record \(n) was rejected")
+        }
+        try await client.flush()
     }
-    try await client.flush()
     if collector != nil {
         // The rounds that flushCount started meanwhile deliver most; a forced round waits for a
         // running one and drains the rest; the last one finds nothing left.
@@ -52,8 +60,10 @@ func burst() async throws {
     let seconds = began.duration(to: clock.now)
     let cpuSeconds = ProcessTime.cpuSeconds - cpu
     let peak = ResidentMemory.peak ?? -1
+    let anonymousEnd = ResidentMemory.anonymous
     await client.shutdown()
     print("rss \(start ?? -1) \(peak)")
+    if let anonymousStart, let anonymousEnd { print("anon \(anonymousStart) \(anonymousEnd)") }
     if collector != nil {
         print("delivery \(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18) \(cpuSeconds) \(transport.bodyBytes)")
         print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99))")

@@ -180,7 +180,7 @@ struct MetaEncoder: Sendable {
     private func write(_ field: VaryingField, _ varying: Varying, into output: inout [UInt8]) {
         switch field {
         case .reportID: JSONValue.writeString(varying.reportID, into: &output)
-        case .createTime: output.append(contentsOf: String(varying.createTime).utf8)
+        case .createTime: JSONValue.writeInteger(varying.createTime, into: &output)
         case .monitorType: JSONValue.writeString(varying.monitorType, into: &output)
         case .isBusiness: output.append(contentsOf: (varying.isBusiness ? "true" : "false").utf8)
         case .namespace: JSONValue.writeString(varying.namespace, into: &output)

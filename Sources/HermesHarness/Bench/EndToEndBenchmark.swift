@@ -6,7 +6,8 @@ package import Logging
 
 /// `hermes bench e2e`: delivery from an app to a collector on loopback, each end with its own
 /// file-backed store. The app is `hermes-burst-probe`, a process that runs only the SDK, so its
-/// CPU time and resident memory are the SDK's (it posts with the default `PlatformTransport`): it sends `records` events as fast as it can, and
+/// CPU time and resident memory are the SDK's (it posts with the default `PlatformTransport`):
+/// it sends `records` events as fast as it can, in bursts of at most ``burst`` each flushed, and
 /// the clock runs from its first `send` until the collector acknowledged (and so committed) the
 /// last record. Also the collector's own ingest rate when batches are posted to it directly.
 package struct EndToEndBenchmark {
@@ -21,6 +22,10 @@ package struct EndToEndBenchmark {
         self.runs = runs
         self.splitAnswers = splitAnswers
     }
+
+    /// The most records the app sends before it flushes: a burst of more outruns the store by
+    /// more than the journal holds (``StoreBenchmark/burstRecords``).
+    static let burst = 100_000
 
     /// What one delivery run measured.
     private struct Delivery {
@@ -87,7 +92,7 @@ package struct EndToEndBenchmark {
         let front = splitAnswers ? try SplitAnswerFront.start(backend: server.port) : nil
         let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
         let arguments = [
-            "--storage", directory.appendingPathComponent("app").path, "--records", String(records),
+            "--storage", directory.appendingPathComponent("app").path, "--records", String(records), "--burst", String(Self.burst),
             "--collector", "http://127.0.0.1:\(front?.port ?? server.port)",
         ]
         let exit = try await onThread { try ChildProcess(executable: executable, arguments: arguments).wait(timeout: .seconds(600)) }

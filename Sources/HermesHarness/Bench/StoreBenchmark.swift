@@ -54,6 +54,11 @@ package struct StoreBenchmark {
         if bursts.allSatisfy({ $0.start != nil }) {
             report.add("burst_start_rss_mb", median(bursts.map { $0.start! }) / 1_048_576, "  RSS when that burst began (MB)")
         }
+        if bursts.allSatisfy({ $0.anonymousAdded != nil }) {
+            report.add(
+                "burst_anon_added_mb", median(bursts.map { $0.anonymousAdded! }) / 1_048_576,
+                "  of the growth, anonymous memory (heap, caches) at flush (MB); the rest is mapped files: code first run, journal")
+        }
         return report
     }
 
@@ -161,6 +166,10 @@ package struct StoreBenchmark {
         package var start: Double?
         /// The peak from then until `flush()` returned.
         package var peak: Double
+        /// The anonymous memory (heap, caches) the burst added by the end, the rest of the
+        /// growth being mapped files: code run for the first time, journal segments (`nil` where
+        /// unknown).
+        package var anonymousAdded: Double?
     }
 
     /// Runs `hermes-burst-probe` (beside `hermes`; it runs only the SDK, with the harness's
@@ -178,13 +187,18 @@ package struct StoreBenchmark {
         return memory
     }
 
-    /// The figures of the probe's `rss <start> <peak>` line (a negative start: unknown).
+    /// The figures of the probe's `rss <start> <peak>` line (a negative start: unknown), and of
+    /// its `anon <start> <end>` line when it printed one.
     package static func memory(in lines: [String]) -> BurstMemory? {
-        for line in lines {
-            let words = line.split(separator: " ")
-            guard words.count == 3, words[0] == "rss", let start = Double(words[1]), let peak = Double(words[2]) else { continue }
-            return BurstMemory(start: start < 0 ? nil : start, peak: peak)
+        func figures(_ word: String) -> (Double, Double)? {
+            for line in lines {
+                let words = line.split(separator: " ")
+                guard words.count == 3, words[0] == word, let first = Double(words[1]), let second = Double(words[2]) else { continue }
+                return (first, second)
+            }
+            return nil
         }
-        return nil
+        guard let (start, peak) = figures("rss") else { return nil }
+        return BurstMemory(start: start < 0 ? nil : start, peak: peak, anonymousAdded: figures("anon").map { $0.1 - $0.0 })
     }
 }

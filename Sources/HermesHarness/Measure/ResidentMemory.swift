@@ -18,6 +18,16 @@ package enum ResidentMemory: Sendable {
         #endif
     }
 
+    /// Resident anonymous bytes now (heap, stacks, caches: not code or mapped files), or `nil`
+    /// where unknown.
+    package static var anonymous: Int? {
+        #if os(Linux)
+        status("RssAnon")
+        #else
+        nil
+        #endif
+    }
+
     /// The most resident bytes since the process started or ``resetPeak()`` was called.
     package static var peak: Int? {
         #if os(Linux)

@@ -30,17 +30,38 @@ package enum AESBlock {
         #endif
     }
 
-    /// Encrypts one 16-byte `block` in place under a 16-byte `key` (no mode, no padding).
-    /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a block or key of another size.
-    package static func permute(_ block: inout [UInt8], key: [UInt8]) throws(HermesWireError) {
-        let failure = HermesWireError(.encryptionFailed, "AES needs a 16-byte block and key")
-        guard block.count == 16, key.count == 16 else { throw failure }
+    /// A 16-byte AES key, checked and prepared once, for callers that encrypt many single
+    /// blocks under it (the id generator): no key copy per block.
+    package struct Key: Sendable {
         #if canImport(CommonCrypto)
-        guard let output = crypt(block, key: key, iv: nil, encrypt: true, options: CCOptions(kCCOptionECBMode)) else { throw failure }
-        block = Array(output.prefix(16))
+        fileprivate let bytes: [UInt8]
         #else
+        fileprivate let key: SymmetricKey
+        #endif
+
+        /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a key of another size.
+        package init(_ bytes: [UInt8]) throws(HermesWireError) {
+            guard bytes.count == 16 else { throw HermesWireError(.encryptionFailed, "AES needs a 16-byte key") }
+            #if canImport(CommonCrypto)
+            self.bytes = bytes
+            #else
+            key = SymmetricKey(data: bytes)
+            #endif
+        }
+    }
+
+    /// Encrypts one 16-byte `block` in place under `key` (no mode, no padding).
+    /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a block of another size.
+    package static func permute(_ block: UnsafeMutableRawBufferPointer, key: Key) throws(HermesWireError) {
+        let failure = HermesWireError(.encryptionFailed, "AES needs a 16-byte block")
+        guard block.count == 16 else { throw failure }
+        #if canImport(CommonCrypto)
+        guard let output = crypt(Array(block), key: key.bytes, iv: nil, encrypt: true, options: CCOptions(kCCOptionECBMode)) else { throw failure }
+        block.copyBytes(from: output.prefix(16))
+        #else
+        var bytes = block.bindMemory(to: UInt8.self)
         do {
-            try AES.permute(&block, key: SymmetricKey(data: key))
+            try AES.permute(&bytes, key: key.key)
         } catch {
             throw failure
         }

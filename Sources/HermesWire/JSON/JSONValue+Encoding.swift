@@ -35,7 +35,7 @@ extension JSONValue {
         case .bool(let value):
             output.append(contentsOf: (value ? "true" : "false").utf8)
         case .int(let value):
-            output.append(contentsOf: String(value).utf8)
+            Self.writeInteger(value, into: &output)
         case .double(let value):
             guard value.isFinite else {
                 throw HermesWireError(.nonFiniteNumber, "JSON cannot represent NaN or infinity; send a finite number or a string")
@@ -87,6 +87,21 @@ extension JSONValue {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes `value` in decimal, as `String(value)` spells it, without making the string.
+    public static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Writes the escape sequence of a quote, a backslash or a control character.

@@ -22,6 +22,6 @@ public enum RecordNamespace: Sendable {
     /// The stored type of a record of `type` in `namespace`: `<namespace>-<type>` in a business
     /// namespace, `type` itself in the monitoring one.
     public static func storedType(_ type: String, in namespace: String) -> String {
-        isBusiness(namespace) ? "\(namespace)-\(type)" : type
+        isBusiness(namespace) ? namespace + "-" + type : type
     }
 }

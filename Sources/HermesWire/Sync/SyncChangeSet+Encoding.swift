@@ -38,7 +38,7 @@ extension SyncChangeSet {
             switch member.value {
             case .type(let type): try writeType(type, into: &output, depth: depth + 1)
             case .types: try JSONValue.array(types.map { .string($0) }).write(into: &output, depth: depth + 1)
-            case .sequence(let value), .revision(let value): Self.writeInteger(value, into: &output)
+            case .sequence(let value), .revision(let value): JSONValue.writeInteger(value, into: &output)
             case .conflict(let value): try JSONValue.bool(value).write(into: &output, depth: depth + 1)
             case .reason(let value): JSONValue.writeString(value, into: &output)
             }
@@ -67,7 +67,7 @@ extension SyncChangeSet {
             output.append(contentsOf: ",\"\(operation.rawValue)\":[".utf8)
             for (position, index) in typed.lazy.filter({ self.entries[$0].operation == operation }).enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeInteger(entries[index].record.id, into: &output)
+                JSONValue.writeInteger(entries[index].record.id, into: &output)
             }
             output.append(UInt8(ascii: "]"))
         }
@@ -96,10 +96,6 @@ extension SyncChangeSet {
             try member.value.write(into: &output, depth: depth + 1)
         }
         output.append(UInt8(ascii: "}"))
-    }
-
-    static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
-        output.append(contentsOf: String(value).utf8)
     }
 }
 

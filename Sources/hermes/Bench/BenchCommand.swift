@@ -55,11 +55,16 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "collector: how many unique 100-record batches one run posts (every fifth twice).")
     var batches = 400
 
-    @Option(help: "collector, retention: how many runs, 3 by default (the figures are their medians); console: requests per page, 20 by default.")
+    @Option(
+        help: "e2e, collector, retention: how many runs, 3 by default (the figures are their medians); console: requests per page, 20 by default.")
     var runs: Int?
 
-    @Option(help: "console, export: how many records the store holds.")
-    var records = 1_000_000
+    @Option(
+        help: """
+            e2e: how many records the app delivers, 100,000 by default (past that, in bursts of 100,000 each flushed); \
+            console, export: how many records the store holds, 1,000,000 by default.
+            """)
+    var records: Int?
 
     @Option(help: "retention: how many records the old day dropped holds.")
     var rows = 1_000_000
@@ -72,10 +77,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard runs ?? 1 >= 1 else { throw ValidationError("--runs must be at least 1.") }
-        if suite == .console || suite == .export {
-            guard records >= 1 else { throw ValidationError("--records must be at least 1.") }
-            return
-        }
+        guard records ?? 1 >= 1 else { throw ValidationError("--records must be at least 1.") }
+        if suite == .console || suite == .export { return }
         if suite == .retention {
             guard postgresURL != nil else { throw ValidationError("retention drops PostgreSQL day partitions: give --storage postgres://….") }
             guard rows >= 1, uploaders >= 1 else { throw ValidationError("--rows and --uploaders must be at least 1.") }
@@ -101,7 +104,8 @@ struct BenchCommand: AsyncParsableCommand {
             case .wire: report = try WireBenchmark().run()
             case .store: report = try await StoreBenchmark().run()
             case .upload: report = try await UploadBenchmark().run()
-            case .e2e: report = try await EndToEndBenchmark(splitAnswers: splitAnswers).run()
+            case .e2e:
+                report = try await EndToEndBenchmark(records: records ?? 100_000, runs: runs ?? 3, splitAnswers: splitAnswers).run()
             case .log: report = try await LogBenchmark().run()
             case .journal: report = try await JournalBenchmark().run()
             case .monitor: report = ResourceBenchmark().run()
@@ -113,9 +117,9 @@ struct BenchCommand: AsyncParsableCommand {
                 guard let postgresURL else { throw ValidationError("retention needs --storage postgres://….") }
                 report = try await RetentionBenchmark(postgresURL: postgresURL, rows: rows, uploaders: uploaders, runs: runs ?? 3).run()
             case .console:
-                report = try await ConsoleBenchmark(records: records, postgresURL: postgresURL, runs: runs ?? 20).run()
+                report = try await ConsoleBenchmark(records: records ?? 1_000_000, postgresURL: postgresURL, runs: runs ?? 20).run()
             case .export:
-                report = try await ExportBenchmark(records: records, postgresURL: postgresURL).run()
+                report = try await ExportBenchmark(records: records ?? 1_000_000, postgresURL: postgresURL).run()
             }
             reports.append((suite, report))
         }

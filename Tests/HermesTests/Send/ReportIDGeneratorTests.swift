@@ -29,6 +29,19 @@ struct ReportIDGeneratorTests {
         #expect(ids == ids.sorted())
     }
 
+    @Test func concurrentCallersNeverShareAnID() async {
+        let generator = ReportIDGenerator()
+        let perCaller = 5_000
+        let ids = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 {
+                group.addTask { (0..<perCaller).map { _ in generator.next(milliseconds: 1_763_000_000_000) } }
+            }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(ids.count == 4 * perCaller)
+        #expect(Set(ids).count == ids.count)
+    }
+
     @Test func twoGeneratorsStartFromDifferentIDs() {
         // Both start at counter 1: only their keys differ.
         #expect(ReportIDGenerator().next(milliseconds: 1) != ReportIDGenerator().next(milliseconds: 1))

@@ -26,6 +26,14 @@ struct JSONValueTests {
         #expect(try JSONValue.object(first).jsonBytes() == JSONValue.object(second).jsonBytes())
     }
 
+    @Test(arguments: [Int64.min, -1_000_000_007, -1, 0, 7, 10, 1_763_000_000_000, .max])
+    func integersAreWrittenAsStringSpellsThem(_ value: Int64) throws {
+        var output: [UInt8] = []
+        JSONValue.writeInteger(value, into: &output)
+        #expect(String(decoding: output, as: UTF8.self) == String(value))
+        #expect(try JSONValue(parsing: output) == .int(value))
+    }
+
     @Test func stringsAreEscapedAsRFC8259Requires() throws {
         let value: JSONValue = .string("q\"b\\n\nt\tc\u{01}é/")
         #expect(try value.jsonString() == #""q\"b\\n\nt\tc\u0001é/""#)
