@@ -5,8 +5,8 @@ internal import Crypto
 internal import _CryptoExtras
 #endif
 
-/// The raw AES the v1 cipher and the SDK's id generator need: CBC with PKCS#7 padding, and one
-/// block encrypted alone. On Apple platforms through CommonCrypto, so that an app's build of the
+/// The raw AES the v1 cipher and the SDK's id generator need: CBC with PKCS#7 padding, and the
+/// keystream of counter mode. On Apple platforms through CommonCrypto, so that an app's build of the
 /// SDK compiles no BoringSSL; elsewhere through swift-crypto's `_CryptoExtras`.
 ///
 /// The CommonCrypto branch is the small part that cannot be compiled on Linux: it is three
@@ -30,38 +30,31 @@ package enum AESBlock {
         #endif
     }
 
-    /// A 16-byte AES key, checked and prepared once, for callers that encrypt many single
-    /// blocks under it (the id generator): no key copy per block.
-    package struct Key: Sendable {
+    /// The AES-CTR keystream of `blocks` blocks under a 16-byte `key`: the encryptions of the
+    /// counter block `nonce` (16 bytes, a big-endian number) and the `blocks - 1` after it. One
+    /// key schedule and one call for all of them, so that a caller needing many random blocks
+    /// pays those once.
+    /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a key or nonce of another size.
+    package static func keystream(key: [UInt8], nonce: [UInt8], blocks: Int) throws(HermesWireError) -> [UInt8] {
+        let failure = HermesWireError(.encryptionFailed, "AES-CTR needs a 16-byte key and nonce")
+        guard key.count == 16, nonce.count == 16, blocks >= 0 else { throw failure }
         #if canImport(CommonCrypto)
-        fileprivate let bytes: [UInt8]
-        #else
-        fileprivate let key: SymmetricKey
-        #endif
-
-        /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a key of another size.
-        package init(_ bytes: [UInt8]) throws(HermesWireError) {
-            guard bytes.count == 16 else { throw HermesWireError(.encryptionFailed, "AES needs a 16-byte key") }
-            #if canImport(CommonCrypto)
-            self.bytes = bytes
-            #else
-            key = SymmetricKey(data: bytes)
-            #endif
+        var counters: [UInt8] = []
+        counters.reserveCapacity(blocks * 16)
+        var counter = nonce
+        for _ in 0..<blocks {
+            counters += counter
+            for index in (0..<16).reversed() {
+                counter[index] &+= 1
+                if counter[index] != 0 { break }
+            }
         }
-    }
-
-    /// Encrypts one 16-byte `block` in place under `key` (no mode, no padding).
-    /// - Throws: ``HermesWireError/Code/encryptionFailed`` for a block of another size.
-    package static func permute(_ block: UnsafeMutableRawBufferPointer, key: Key) throws(HermesWireError) {
-        let failure = HermesWireError(.encryptionFailed, "AES needs a 16-byte block")
-        guard block.count == 16 else { throw failure }
-        #if canImport(CommonCrypto)
-        guard let output = crypt(Array(block), key: key.bytes, iv: nil, encrypt: true, options: CCOptions(kCCOptionECBMode)) else { throw failure }
-        block.copyBytes(from: output.prefix(16))
+        guard let output = crypt(counters, key: key, iv: nil, encrypt: true, options: CCOptions(kCCOptionECBMode)) else { throw failure }
+        return Array(output.prefix(blocks * 16))
         #else
-        var bytes = block.bindMemory(to: UInt8.self)
         do {
-            try AES.permute(&bytes, key: key.key)
+            let zeros = [UInt8](repeating: 0, count: blocks * 16)
+            return Array(try AES._CTR.encrypt(zeros, using: SymmetricKey(data: key), nonce: AES._CTR.Nonce(nonceBytes: nonce)))
         } catch {
             throw failure
         }

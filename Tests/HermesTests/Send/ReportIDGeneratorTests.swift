@@ -29,9 +29,9 @@ struct ReportIDGeneratorTests {
         #expect(ids == ids.sorted())
     }
 
-    @Test func concurrentCallersNeverShareAnID() async {
+    @Test func concurrentCallersAcrossManyKeystreamChunksNeverShareAnID() async {
         let generator = ReportIDGenerator()
-        let perCaller = 5_000
+        let perCaller = ReportIDGenerator.blocksPerChunk * 20
         let ids = await withTaskGroup(of: [String].self) { group in
             for _ in 0..<4 {
                 group.addTask { (0..<perCaller).map { _ in generator.next(milliseconds: 1_763_000_000_000) } }
