@@ -74,7 +74,7 @@ package struct SyncBench {
         report.add(
             "push_p50_ms", median(openLoops.map(\.p50)),
             "one 10-record push, \(devices) devices pushing \(Self.format(rate)) change sets/s in all (ms)")
-        report.add("push_p99_ms", median(openLoops.map(\.p99)), "  p99 (ms, goal ≤ 25)")
+        report.add("push_p99_ms", median(openLoops.map(\.p99)), "  p99 (ms, goal ≤ 15)")
         report.add(
             "push_received_records", median(openLoops.map { Double($0.received) / Double($0.latencies.count) }),
             "  records each push receives from the other devices")
