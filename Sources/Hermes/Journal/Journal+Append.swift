@@ -69,7 +69,9 @@ extension Journal {
             segment.writers.wrappingIncrement(by: 1, ordering: .relaxed)
             segment.reserve(at: offset, bodyLength: bodyLength)
             state.enqueued += 1
-            state.overflowLogged = false
+            // An overflow ends when the memory buffer is empty again, not when the journal takes
+            // one record between two that wait in memory: its warning is logged once.
+            if state.memory.isEmpty { state.overflowLogged = false }
             let wantSpares = tookSpare && !state.preparing && state.spares.count < state.spareTarget
             if wantSpares { state.preparing = true }
             return (.frame(segment, offset: offset, wake: state.claimReader()), sealed, wantSpares)

@@ -162,6 +162,42 @@ struct JournalTests {
         #expect(Self.drain(journal).records.count == accepted)
     }
 
+    @Test func anOverflowIsLoggedOnceUntilTheMemoryBufferEmpties() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given a journal of at most two 64 KiB segments and a memory buffer of 5, logging here
+        let logs = CapturedLogs()
+        let journal = Journal(
+            storageDirectory: directory, options: Journal.Options(segmentBytes: 64 << 10, limitBytes: 128 << 10, memoryLimit: 5, minSpares: 0),
+            fileProtection: .none, logger: logs.logger)
+        let perSegment = (64 << 10 - JournalSegment.firstFrame) / JournalSegment.frameSize(body: JournalRecordCodec.size(of: Self.record(9)))
+        // Records of one size, so that a segment holds exactly perSegment of them
+        func appendUntilBuffered(_ count: Int) {
+            for _ in 0..<(4 * perSegment) where journal.bufferedRecords < count { _ = journal.append(Self.record(9)) }
+        }
+        let warnings = { logs.all.filter { $0.message.contains("the journal is full") }.count }
+
+        // When the journal overflows, its first segment is read and retired, and it fills again
+        // while records still wait in memory
+        appendUntilBuffered(1)
+        guard case .batch(let batch) = journal.take(limit: perSegment) else {
+            Issue.record("nothing to read")
+            return
+        }
+        journal.commit(batch)
+        _ = journal.retireConsumed()
+        appendUntilBuffered(2)
+
+        // Then that is one overflow, logged once
+        #expect(journal.bufferedRecords == 2)
+        #expect(warnings() == 1)
+
+        // And once everything is read (the memory buffer empty), the next overflow is logged again
+        _ = Self.drain(journal)
+        _ = journal.retireConsumed()
+        appendUntilBuffered(1)
+        #expect(warnings() == 2)
+    }
+
     @Test func aRecordLargerThanASegmentGetsAFileOfItsOwn() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Given a 200 KB payload and 64 KiB segments
