@@ -104,12 +104,16 @@ public struct URLSessionTransport: Transport {
             }
             DispatchQueue.global().async {
                 continuation?.resume(throwing: URLError(.cancelled))
-                #if !canImport(FoundationNetworking)
-                task?.cancel()
-                #else
-                _ = task
-                #endif
+                if Self.cancelsTasks { task?.cancel() }
             }
         }
+
+        /// Whether a cancelled caller's `URLSessionTask` is cancelled too: not with
+        /// FoundationNetworking, whose `cancel()` can deadlock or trap (see above).
+        #if canImport(FoundationNetworking)
+        private static let cancelsTasks = false
+        #else
+        private static let cancelsTasks = true
+        #endif
     }
 }
