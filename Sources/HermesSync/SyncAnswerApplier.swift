@@ -44,10 +44,11 @@ struct SyncAnswerApplier {
             report.reset = true
         }
         let anyQueued = try tables.hasQueued(in: db)
+        var saver = tables.newerRecordSaver(in: db)
         for changeSet in answer.missed {
             for entry in changeSet.entries {
                 let key = key(entry.record)
-                guard try !anyQueued || !tables.isQueued(key, in: db), try tables.saveUnlessNewer(entry.record, in: db) else { continue }
+                guard try !anyQueued || !tables.isQueued(key, in: db), try saver.saveUnlessNewer(entry.record) else { continue }
                 changed.append(key)
                 report.received += 1
             }

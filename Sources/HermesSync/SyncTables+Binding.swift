@@ -10,8 +10,10 @@ extension SyncTables {
     /// GRDB does not see this statement run, so its observers (a `ValueObservation` of the app)
     /// learn of the change from ``notifyChanges(to:in:)``, which the transaction calls before it
     /// ends.
+    /// - Returns: the rows it changed (SQLite's count, read at once rather than through GRDB's
+    ///   `changesCount`, which checks its queue first).
     static func execute(_ statement: Statement, saving record: SyncRecord, _ attributes: [String: JSONValue], _ type: SyncEntityType, in db: Database)
-        throws
+        throws -> Int32
     {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
@@ -26,6 +28,7 @@ extension SyncTables {
             throw DatabaseError(
                 resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: statement.sql)
         }
+        return sqlite3_changes(db.sqliteConnection)
     }
 
     /// Binds an attribute's value as GRDB would: booleans as 0 or 1; arrays and objects, which no

@@ -58,7 +58,7 @@ extension SyncTables {
 
     /// Whether any change set waits to be sent.
     func hasQueued(in db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM hermes_sync_outbox)")!
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM hermes_sync_outbox)"))!
     }
 
     /// Queues a change set just written.
@@ -108,13 +108,15 @@ extension SyncTables {
 
     /// Forgets the renames and rebases of records no queued change set touches any more.
     func forgetSettledRenamesAndRebases(in db: Database) throws {
-        try db.execute(
-            sql: """
-                DELETE FROM hermes_sync_renames WHERE NOT EXISTS
-                    (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_renames.type AND k.id = hermes_sync_renames.id);
-                DELETE FROM hermes_sync_rebases WHERE NOT EXISTS
-                    (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = hermes_sync_rebases.type AND k.id = hermes_sync_rebases.id);
-                """)
+        // Prepared once per connection: every answer runs them.
+        for table in ["hermes_sync_renames", "hermes_sync_rebases"] {
+            try db.cachedStatement(
+                sql: """
+                    DELETE FROM \(table) WHERE NOT EXISTS
+                        (SELECT 1 FROM hermes_sync_outbox_keys k WHERE k.type = \(table).type AND k.id = \(table).id)
+                    """
+            ).execute()
+        }
     }
 
     /// The stored change set `text` as it is sent now: server ids for temporary ones (in its

@@ -76,22 +76,54 @@ struct SyncTables {
             try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
             return
         }
-        try Self.execute(db.cachedStatement(sql: sql.save), saving: record, attributes, sql.type, in: db)
+        _ = try Self.execute(db.cachedStatement(sql: sql.save), saving: record, attributes, sql.type, in: db)
     }
 
-    /// Saves a record from the server unless the local one is at a newer revision (a tombstone
-    /// deletes it, on the same condition). The caller tells GRDB's observers with
-    /// ``notifyChanges(to:in:)``.
-    /// - Returns: whether the local data set changed or the record was absent already.
-    func saveUnlessNewer(_ record: SyncRecord, in db: Database) throws -> Bool {
-        guard let sql = sql[record.type] else { return false }
-        guard let attributes = record.attributes else {
-            if let local = try revision(of: SyncRecordKey(type: record.type, id: record.id), in: db), local > record.revision { return false }
-            try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
-            return true
+    /// A saver of the records of missed change sets, for one transaction on `db`.
+    func newerRecordSaver(in db: Database) -> NewerRecordSaver {
+        NewerRecordSaver(tables: self, db: db)
+    }
+
+    /// Saves records from the server, each unless the local one is at a newer revision (a
+    /// tombstone deletes it, on the same condition), inside one transaction. It keeps each type's
+    /// prepared statement for the whole answer: looking it up in GRDB's cache for every record
+    /// (hashing its SQL, checking the queue) cost about as much as running it.
+    struct NewerRecordSaver {
+        let tables: SyncTables
+        let db: Database
+        /// The type saved last, with its statement.
+        private var lastType: String?
+        private var last: (entity: SyncEntityType, statement: Statement)?
+        /// The statement of each type met.
+        private var statements: [String: Statement] = [:]
+
+        fileprivate init(tables: SyncTables, db: Database) {
+            self.tables = tables
+            self.db = db
         }
-        try Self.execute(db.cachedStatement(sql: sql.saveUnlessNewer), saving: record, attributes, sql.type, in: db)
-        return db.changesCount > 0
+
+        /// Saves `record` unless the local one is newer. The caller tells GRDB's observers with
+        /// ``SyncTables/notifyChanges(to:in:)``. Records of unknown types are ignored.
+        /// - Returns: whether the local data set changed or the record was absent already.
+        mutating func saveUnlessNewer(_ record: SyncRecord) throws -> Bool {
+            guard let attributes = record.attributes else {
+                guard let sql = tables.sql[record.type] else { return false }
+                if let local = try tables.revision(of: SyncRecordKey(type: record.type, id: record.id), in: db), local > record.revision {
+                    return false
+                }
+                try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
+                return true
+            }
+            if lastType != record.type {
+                guard let sql = tables.sql[record.type] else { return false }
+                let statement = try statements[record.type] ?? db.cachedStatement(sql: sql.saveUnlessNewer)
+                statements[record.type] = statement
+                lastType = record.type
+                last = (sql.type, statement)
+            }
+            guard let last else { return false }
+            return try SyncTables.execute(last.statement, saving: record, attributes, last.entity, in: db) > 0
+        }
     }
 
     func delete(_ key: SyncRecordKey, in db: Database) throws {

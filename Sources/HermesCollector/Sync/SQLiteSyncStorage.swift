@@ -105,27 +105,17 @@ public struct SQLiteSyncStorage: SyncStorage {
                 let state = try Row.fetchOne(db.cachedStatement(sql: "SELECT revision, horizon FROM sync_state WHERE id = 1"))!
                 let current: Int64 = state["revision"]
                 let plan = SyncPagePlan(maxRevision: maxRevision, cursor: SyncCursor(cursor), horizon: state["horizon"], current: current)
-                let sizes = try Row.fetchAll(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT revision, COALESCE(length(CAST(attributes AS BLOB)), 0) FROM sync_records
-                            WHERE revision > ? ORDER BY revision LIMIT ?
-                            """), arguments: [plan.position, limit]
-                ).map { (revision: $0[0] as Int64, bytes: $0[1] as Int) }
-                let end = SyncPageBound.end(of: sizes, limit: limit, current: current)
-                // Tombstones too, even in a full copy: the device may hold a record from its own
-                // change set answered in the same exchange, deleted since.
-                let rows = try Row.fetchCursor(
-                    db.cachedStatement(
-                        sql: """
-                            SELECT type, id, revision, created, attributes FROM sync_records
-                            WHERE revision > ? AND revision <= ? ORDER BY revision, type, id
-                            """), arguments: [plan.position, end])
+                // One pass in revision order, stopping at the page's end. Tombstones too, even in
+                // a full copy: the device may hold a record from its own change set answered in
+                // the same exchange, deleted since.
+                var bound = SyncPageBound(limit: limit)
                 var missed = SyncMissedChangeSets()
-                while let row = try rows.next() {
-                    let record = SyncRecord(type: row["type"], id: row["id"], revision: row["revision"], pageAttributes: row["attributes"])
-                    missed.append(record, created: row["created"])
+                try SyncPageRows.read(after: plan.position, in: db) { row in
+                    guard bound.admit(revision: row.revision, bytes: row.attributes?.count ?? 0) else { return false }
+                    missed.append(row.record, created: row.created)
+                    return true
                 }
+                let end = bound.end(current: current)
                 return plan.answer(end: end, current: current, changeSets: missed.changeSets)
             }
         }

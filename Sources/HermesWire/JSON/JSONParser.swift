@@ -20,18 +20,26 @@ struct JSONParser {
     ///     other member is still checked in full, but not built (no strings, arrays or
     ///     dictionaries made for it). `nil` builds everything.
     static func parse(_ input: some Collection<UInt8>, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
-        let result: Result<JSONValue, HermesWireError>? = input.withContiguousStorageIfAvailable { buffer in
-            Result { () throws(HermesWireError) -> JSONValue in try parseBuffer(buffer, onlyMembers: names) }
+        try read(input) { parser throws(HermesWireError) in try parser.parseValue(depth: 0, onlyMembers: names) }
+    }
+
+    /// Reads one JSON value from `input` with `body`, which reads it through ``parseValue(depth:)``,
+    /// ``readMembers(depth:_:)`` and ``readElements(depth:_:)``; only whitespace may follow it.
+    static func read<T>(_ input: some Collection<UInt8>, _ body: (inout JSONParser) throws(HermesWireError) -> T) throws(HermesWireError) -> T {
+        let result: Result<T, HermesWireError>? = input.withContiguousStorageIfAvailable { buffer in
+            Result { () throws(HermesWireError) -> T in try readBuffer(buffer, body) }
         }
         if let result { return try result.get() }
         let copy = Array(input)
-        return try copy.withUnsafeBufferPointer { buffer throws(HermesWireError) in try parseBuffer(buffer, onlyMembers: names) }
+        return try copy.withUnsafeBufferPointer { buffer throws(HermesWireError) in try readBuffer(buffer, body) }
     }
 
-    private static func parseBuffer(_ buffer: UnsafeBufferPointer<UInt8>, onlyMembers names: [String]?) throws(HermesWireError) -> JSONValue {
+    private static func readBuffer<T>(_ buffer: UnsafeBufferPointer<UInt8>, _ body: (inout JSONParser) throws(HermesWireError) -> T)
+        throws(HermesWireError) -> T
+    {
         var parser = JSONParser(bytes: buffer)
         parser.skipWhitespace()
-        let value = try parser.parseValue(depth: 0, onlyMembers: names)
+        let value = try body(&parser)
         parser.skipWhitespace()
         guard parser.index == buffer.count else { throw parser.failure("unexpected bytes after the JSON value") }
         return value
@@ -42,6 +50,9 @@ struct JSONParser {
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    /// Whether the value here is an object.
+    var startsObject: Bool { current == UInt8(ascii: "{") }
 
     private mutating func skipWhitespace() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
@@ -60,7 +71,7 @@ struct JSONParser {
 
     /// Parses a value; with `keep` false it only checks it and returns `.null` for strings,
     /// arrays and objects. `names` limits the members an object keeps (see ``parse(_:onlyMembers:)``).
-    private mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
+    mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
@@ -78,52 +89,82 @@ struct JSONParser {
     }
 
     private mutating func parseObject(depth: Int, keep: Bool, onlyMembers names: [String]?) throws(HermesWireError) -> JSONValue {
-        index += 1
         // Members are gathered first and hashed once, into a dictionary of the right size.
         var members: [(String, JSONValue)] = []
+        try readMembers(depth: depth, keepNames: keep) { key, parser throws(HermesWireError) in
+            let keepsMember = keep && names.map { $0.contains(key) } != false
+            let value = try parser.parseValue(depth: depth + 1, keep: keepsMember)
+            if keepsMember { members.append((key, value)) }
+        }
+        return keep ? .object(Dictionary(members) { _, later in later }) : .null
+    }
+
+    private mutating func parseArray(depth: Int, keep: Bool) throws(HermesWireError) -> JSONValue {
+        var elements: [JSONValue] = []
+        try readElements(depth: depth) { parser throws(HermesWireError) in
+            let element = try parser.parseValue(depth: depth + 1, keep: keep)
+            if keep { elements.append(element) }
+        }
+        return keep ? .array(elements) : .null
+    }
+
+    /// Reads the object that starts here member by member: `member` is given each member's name
+    /// with the parser at its value, and must read the value (at `depth + 1`).
+    /// - Parameter keepNames: `false` checks the names without making them (`member` gets "" for
+    ///   an ASCII name without escapes).
+    @inline(__always)
+    mutating func readMembers(
+        depth: Int, keepNames: Bool = true, _ member: (String, inout JSONParser) throws(HermesWireError) -> Void
+    ) throws(HermesWireError) {
+        guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
+        guard current == UInt8(ascii: "{") else { throw failure("expected an object") }
+        index += 1
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             index += 1
-            return keep ? .object([:]) : .null
+            return
         }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
-            let key = try parseString(keep: keep)
+            let key = try parseString(keep: keepNames)
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
             skipWhitespace()
-            let keepsMember = keep && names.map { $0.contains(key) } != false
-            let value = try parseValue(depth: depth + 1, keep: keepsMember)
-            if keepsMember { members.append((key, value)) }
+            try member(key, &self)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                return keep ? .object(Dictionary(members) { _, later in later }) : .null
+                return
             default: throw failure("expected ',' or '}'")
             }
         }
     }
 
-    private mutating func parseArray(depth: Int, keep: Bool) throws(HermesWireError) -> JSONValue {
+    /// Reads the array that starts here element by element: `element` is given the parser at
+    /// each element, and must read it (at `depth + 1`).
+    @inline(__always)
+    mutating func readElements(depth: Int, _ element: (inout JSONParser) throws(HermesWireError) -> Void) throws(HermesWireError) {
+        guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
+        guard current == UInt8(ascii: "[") else { throw failure("expected an array") }
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if current == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return
         }
         while true {
             skipWhitespace()
-            let element = try parseValue(depth: depth + 1, keep: keep)
-            if keep { elements.append(element) }
+            try element(&self)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return keep ? .array(elements) : .null
+            case UInt8(ascii: "]"):
+                index += 1
+                return
             default: throw failure("expected ',' or ']'")
             }
         }

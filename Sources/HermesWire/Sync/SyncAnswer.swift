@@ -63,7 +63,19 @@ public struct SyncAnswer: Sendable, Hashable {
     /// Reads an answer from its wire JSON bytes.
     /// - Throws: ``HermesWireError`` (`invalidJSON`, `missingField`, `invalidField`) saying what is wrong.
     public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
-        let object = try JSONValue(parsing: jsonBytes).syncObject("the answer")
+        // Straight from the bytes when they are well formed; otherwise through `JSONValue`,
+        // which reads them the same way and says what is wrong.
+        if let answer = SyncWireReader.answer(jsonBytes) {
+            self = answer
+            return
+        }
+        try self.init(json: JSONValue(parsing: jsonBytes))
+    }
+
+    /// Reads an answer from its wire JSON.
+    /// - Throws: ``HermesWireError`` (`missingField`, `invalidField`) saying what is wrong.
+    public init(json: JSONValue) throws(HermesWireError) {
+        let object = try json.syncObject("the answer")
         var changeSets: [SyncChangeSet] = []
         for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
         self.init(
