@@ -44,12 +44,13 @@ OUT_OF_RANGE = (
 )
 
 
-# Sync requests as devices send them: an empty one, and one with a create and an update.
+# Sync requests as devices send them: an empty one, and one with a create, an update and a
+# delete (the wire's form: per type its id lists and each record's attributes with its revision).
 SYNC_REQUESTS = (
-    ("empty", '{"clientID":"ipad-7","schemaVersion":1,"maxRevision":0,"changeSets":[]}'),
-    ("changes", '{"clientID":"ipad-7","schemaVersion":2,"maxRevision":40,"cursor":"c1","changeSets":[{"sequence":3,"entries":['
-     '{"op":"create","type":"notes","id":-1,"revision":0,"attributes":{"title":"a\\u00e9","score":1}},'
-     '{"op":"update","type":"notes","id":7,"revision":39,"attributes":{"title":"b"}}]}]}'),
+    ("empty", '{"changeSets":[],"clientID":"ipad-7","maxRevision":0,"schemaVersion":1}'),
+    ("changes", '{"changeSets":[{"notes":{"attributes":{"-1":{"revision":0,"score":1,"title":"a\\u00e9"},'
+     '"31":{"revision":38},"7":{"revision":39,"title":"b"}},"create":[-1],"delete":[31],"update":[7]},'
+     '"sequence":3,"types":["notes"]}],"clientID":"ipad-7","cursor":"c1","maxRevision":40,"schemaVersion":2}'),
 )
 
 

@@ -34,7 +34,7 @@ struct PostgresSyncApplier {
                    (SELECT max(sequence) FROM sync_outcomes WHERE client_id = \(clientID))
             """, logger: logger
         ).decode((String?, Int64?).self) { recorded = row }
-        if let outcome = recorded.outcome { return try SyncChangeSet(json: JSONValue(parsing: Array(outcome.utf8))) }
+        if let outcome = recorded.outcome { return try SyncChangeSet(jsonBytes: outcome.utf8) }
 
         var result: Result<SyncChangeSet, SyncRefusal>
         if let refusal = planner.refusalBeforeWriting(lastSequence: recorded.lastSequence ?? 0) {

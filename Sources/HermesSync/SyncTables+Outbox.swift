@@ -128,7 +128,7 @@ extension SyncTables {
         func serverID(_ type: String, _ id: Int64) throws -> Int64 {
             id < 0 ? try Int64.fetchOne(rename, arguments: [type, id]) ?? id : id
         }
-        var changeSet = try SyncChangeSet(json: JSONValue(parsing: Array(text.utf8)))
+        var changeSet = try SyncChangeSet(jsonBytes: text.utf8)
         for index in changeSet.entries.indices {
             var record = changeSet.entries[index].record
             record.id = try serverID(record.type, record.id)

@@ -27,7 +27,9 @@ enum FuzzTarget: UInt8, CaseIterable {
     /// slot decoder past authentication, and the limits, which must refuse exactly what passes them.
     case payloadSlots
     /// A sync request body, as `POST /v1/sync` reads it: parsed, and a parsed one re-encoded and
-    /// parsed again unchanged, its `clientID` free of NUL.
+    /// parsed again unchanged, its `clientID` free of NUL. The same bytes read as an answer, as a
+    /// device reads one: straight from the bytes and through `JSONValue`, the same answer or both
+    /// refused.
     case syncRequest
 
     /// The target `selector` picks.
@@ -115,8 +117,12 @@ enum FuzzTarget: UInt8, CaseIterable {
         }
     }
 
-    /// Parses a sync request and checks that a parsed one survives `jsonBytes()` → parse.
+    /// Parses a sync request and checks that a parsed one survives `jsonBytes()` → parse; reads
+    /// the bytes as an answer both ways.
     private static func roundTripSyncRequest(_ json: [UInt8]) {
+        let direct = try? SyncAnswer(jsonBytes: json)
+        let throughValue = try? SyncAnswer(json: JSONValue(parsing: json))
+        precondition(direct == throughValue, "an answer read straight from its bytes differs from the one read through JSONValue")
         guard let request = try? SyncRequest(jsonBytes: json) else { return }
         precondition(!request.clientID.utf8.contains(0), "a clientID with a NUL was accepted")
         do {

@@ -17,7 +17,7 @@ struct SQLiteSyncApplier {
             db.cachedStatement(sql: "SELECT outcome FROM sync_outcomes WHERE client_id = ? AND sequence = ?"),
             arguments: [clientID, planner.sequence]
         ) {
-            return try SyncChangeSet(json: JSONValue(parsing: Array(stored.utf8)))
+            return try SyncChangeSet(jsonBytes: stored.utf8)
         }
         let last =
             try Int64.fetchOne(

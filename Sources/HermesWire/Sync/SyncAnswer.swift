@@ -65,25 +65,24 @@ public struct SyncAnswer: Sendable, Hashable {
     public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
         // Straight from the bytes when they are well formed; otherwise through `JSONValue`,
         // which reads them the same way and says what is wrong.
-        if let answer = SyncWireReader.answer(jsonBytes) {
-            self = answer
-            return
+        if let (fields, changeSets) = SyncWireReader.envelope(jsonBytes) {
+            try self.init(fields: fields, changeSets: changeSets)
+        } else {
+            try self.init(json: JSONValue(parsing: jsonBytes))
         }
-        try self.init(json: JSONValue(parsing: jsonBytes))
     }
 
     /// Reads an answer from its wire JSON.
     /// - Throws: ``HermesWireError`` (`missingField`, `invalidField`) saying what is wrong.
     public init(json: JSONValue) throws(HermesWireError) {
-        let object = try json.syncObject("the answer")
-        var changeSets: [SyncChangeSet] = []
-        for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
+        try self.init(fields: try json.syncObject("the answer"), changeSets: nil)
+    }
+
+    /// An answer from its members, its change sets read already or (`nil`) still in `fields`.
+    private init(fields: [String: JSONValue], changeSets: [SyncChangeSet]?) throws(HermesWireError) {
+        let changeSets = try fields.syncChangeSets(unlessRead: changeSets)
         self.init(
-            maxRevision: try object.syncInteger("maxRevision"),
-            hasMore: object["hasMore"]?.boolValue ?? false,
-            reset: object["reset"]?.boolValue ?? false,
-            cursor: object["cursor"]?.stringValue,
-            changeSets: changeSets
-        )
+            maxRevision: try fields.syncInteger("maxRevision"), hasMore: fields["hasMore"]?.boolValue ?? false,
+            reset: fields["reset"]?.boolValue ?? false, cursor: fields["cursor"]?.stringValue, changeSets: changeSets)
     }
 }

@@ -23,27 +23,41 @@ extension SyncChangeSet {
     /// - Parameter depth: how many arrays or objects enclose the change set.
     func write(into output: inout [UInt8], depth: Int) throws(HermesWireError) {
         let types = types
-        var members: [(key: String, value: Member)] = types.map { ($0, .type($0)) } + [("types", .types)]
-        if let sequence { members.append(("sequence", .sequence(sequence))) }
-        if let revision { members.append(("revision", .revision(revision))) }
-        if let conflict { members.append(("conflict", .conflict(conflict))) }
-        if let reason { members.append(("reason", .reason(reason))) }
+        var fields: [(key: String, value: Member)] = [("types", .types)]
+        if let sequence { fields.append(("sequence", .sequence(sequence))) }
+        if let revision { fields.append(("revision", .revision(revision))) }
+        if let conflict { fields.append(("conflict", .conflict(conflict))) }
+        if let reason { fields.append(("reason", .reason(reason))) }
         // A type named like one of the fields: `json` decides which one wins.
-        guard Set(members.map(\.key)).count == members.count else { return try json.write(into: &output, depth: depth) }
+        guard !types.contains(where: { type in fields.contains { $0.key == type } }) else { return try json.write(into: &output, depth: depth) }
         output.append(UInt8(ascii: "{"))
-        for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+        for (index, member) in (types.map { ($0, Member.type($0)) } + fields).sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { output.append(UInt8(ascii: ",")) }
             JSONValue.writeString(member.key, into: &output)
             output.append(UInt8(ascii: ":"))
             switch member.value {
             case .type(let type): try writeType(type, into: &output, depth: depth + 1)
-            case .types: try JSONValue.array(types.map { .string($0) }).write(into: &output, depth: depth + 1)
+            case .types:
+                output.append(UInt8(ascii: "["))
+                for (position, type) in types.enumerated() {
+                    if position > 0 { output.append(UInt8(ascii: ",")) }
+                    JSONValue.writeString(type, into: &output)
+                }
+                output.append(UInt8(ascii: "]"))
             case .sequence(let value), .revision(let value): JSONValue.writeInteger(value, into: &output)
-            case .conflict(let value): try JSONValue.bool(value).write(into: &output, depth: depth + 1)
+            case .conflict(let value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
             case .reason(let value): JSONValue.writeString(value, into: &output)
             }
         }
         output.append(UInt8(ascii: "}"))
+    }
+
+    private static let trueBytes = Array("true".utf8)
+    private static let falseBytes = Array("false".utf8)
+
+    /// The id lists of a type's member, in key order, each with the bytes that open it.
+    private static let lists: [(operation: Operation, opening: [UInt8])] = [Operation.create, .delete, .update].map {
+        ($0, Array(",\"\($0.rawValue)\":[".utf8))
     }
 
     /// `{"attributes":{…},"create":[…],"delete":[…],"update":[…]}` for the entries of `type`.
@@ -63,10 +77,12 @@ extension SyncChangeSet {
             try Self.writeValues(of: entries[typed[index]], into: &output, depth: depth + 2)
         }
         output.append(UInt8(ascii: "}"))
-        for operation in [Operation.create, .delete, .update] {
-            output.append(contentsOf: ",\"\(operation.rawValue)\":[".utf8)
-            for (position, index) in typed.lazy.filter({ self.entries[$0].operation == operation }).enumerated() {
-                if position > 0 { output.append(UInt8(ascii: ",")) }
+        for (operation, opening) in Self.lists {
+            output.append(contentsOf: opening)
+            var first = true
+            for index in typed where entries[index].operation == operation {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
                 JSONValue.writeInteger(entries[index].record.id, into: &output)
             }
             output.append(UInt8(ascii: "]"))

@@ -107,6 +107,18 @@ extension SyncChangeSet {
         return .object(object)
     }
 
+    /// Reads a change set from its wire JSON bytes.
+    /// - Throws: ``HermesWireError/Code/invalidJSON``, ``HermesWireError/Code/invalidField`` or
+    ///   ``HermesWireError/Code/missingField`` naming what is wrong; a record listed twice is invalid.
+    public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
+        // Straight from the bytes when they are well formed (see `SyncWireReader`).
+        if let changeSet = SyncWireReader.changeSet(jsonBytes) {
+            self = changeSet
+        } else {
+            try self.init(json: JSONValue(parsing: jsonBytes))
+        }
+    }
+
     /// Reads a change set from its wire JSON.
     /// - Throws: ``HermesWireError/Code/invalidField`` or ``HermesWireError/Code/missingField``
     ///   naming what is wrong; a record listed twice is invalid.
@@ -178,6 +190,15 @@ extension JSONValue {
 }
 
 extension [String: JSONValue] {
+    /// The change sets of a request's or an answer's `changeSets` member, unless they were read
+    /// already (`read`).
+    func syncChangeSets(unlessRead read: [SyncChangeSet]?) throws(HermesWireError) -> [SyncChangeSet] {
+        if let read { return read }
+        var changeSets: [SyncChangeSet] = []
+        for value in try syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
+        return changeSets
+    }
+
     func syncArray(_ key: String, in what: String? = nil) throws(HermesWireError) -> [JSONValue] {
         let name = what.map { "\($0).\(key)" } ?? key
         guard let value = self[key] else { throw HermesWireError(.missingField, "\(name) is missing") }

@@ -55,18 +55,26 @@ public struct SyncRequest: Sendable, Hashable {
     /// Reads a request from its wire JSON bytes.
     /// - Throws: ``HermesWireError`` (`invalidJSON`, `missingField`, `invalidField`) saying what is wrong.
     public init(jsonBytes: some Collection<UInt8>) throws(HermesWireError) {
-        let object = try JSONValue(parsing: jsonBytes).syncObject("the request")
-        guard let clientID = object["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 200 else {
+        // Straight from the bytes when they are well formed (see `SyncWireReader`).
+        if let (fields, changeSets) = SyncWireReader.envelope(jsonBytes) {
+            try self.init(fields: fields, changeSets: changeSets)
+        } else {
+            try self.init(fields: JSONValue(parsing: jsonBytes).syncObject("the request"), changeSets: nil)
+        }
+    }
+
+    /// A request from its members, its change sets read already or (`nil`) still in `fields`.
+    private init(fields: [String: JSONValue], changeSets: [SyncChangeSet]?) throws(HermesWireError) {
+        guard let clientID = fields["clientID"]?.stringValue, !clientID.isEmpty, clientID.utf8.count <= 200 else {
             throw HermesWireError(.invalidField, "clientID must be a string of 1 to 200 bytes")
         }
         if let problem = CheckedText.problem(clientID, name: "clientID") { throw problem }
-        var changeSets: [SyncChangeSet] = []
-        for value in try object.syncArray("changeSets") { changeSets.append(try SyncChangeSet(json: value)) }
+        let changeSets = try fields.syncChangeSets(unlessRead: changeSets)
         self.init(
             clientID: clientID,
-            schemaVersion: try object.syncInteger("schemaVersion"),
-            maxRevision: max(0, try object.syncInteger("maxRevision")),
-            cursor: object["cursor"]?.stringValue,
+            schemaVersion: try fields.syncInteger("schemaVersion"),
+            maxRevision: max(0, try fields.syncInteger("maxRevision")),
+            cursor: fields["cursor"]?.stringValue,
             changeSets: changeSets
         )
     }

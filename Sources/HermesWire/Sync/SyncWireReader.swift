@@ -1,15 +1,16 @@
-/// Reads sync answers straight from their JSON bytes into change sets, without the tree of
+/// Reads the sync wire straight from its JSON bytes into change sets, without the tree of
 /// ``JSONValue`` dictionaries that ``SyncChangeSet/init(json:)`` walks (a dictionary for every
 /// change set, type and id list, then copies of each record's as it takes out `revision`): an
 /// answer carries thousands of records, and that tree cost more than reading them.
 ///
-/// It reads what a well-formed answer holds, with the same rules as ``SyncAnswer/init(jsonBytes:)``'s
-/// reading through ``JSONValue``. At anything else (invalid JSON, a missing or mistyped field, a
-/// type named like a field, an id listed twice) it gives up and returns `nil`: the caller then
-/// reads the bytes through ``JSONValue``, which says what is wrong.
+/// It reads what well-formed bytes hold, with the same rules as the reading through
+/// ``JSONValue``. At anything else (invalid JSON, a missing or mistyped member, a type named like
+/// a field, an id listed twice) it gives up and returns `nil`: the caller then reads the bytes
+/// through ``JSONValue``, which says what is wrong.
 enum SyncWireReader {
-    /// The answer in `bytes`, or `nil` to read them through ``JSONValue``.
-    static func answer(_ bytes: some Collection<UInt8>) -> SyncAnswer? {
+    /// The change sets of a request or an answer (its `changeSets` member) and its other members,
+    /// or `nil` to read the bytes through ``JSONValue``.
+    static func envelope(_ bytes: some Collection<UInt8>) -> (fields: [String: JSONValue], changeSets: [SyncChangeSet])? {
         try? JSONParser.read(bytes) { parser throws(HermesWireError) in
             var changeSets: [SyncChangeSet]?
             var fields: [String: JSONValue] = [:]
@@ -22,11 +23,14 @@ enum SyncWireReader {
                     fields[key] = try parser.parseValue(depth: 1)
                 }
             }
-            guard let changeSets, let maxRevision = fields["maxRevision"]?.intValue else { throw giveUp }
-            return SyncAnswer(
-                maxRevision: maxRevision, hasMore: fields["hasMore"]?.boolValue ?? false, reset: fields["reset"]?.boolValue ?? false,
-                cursor: fields["cursor"]?.stringValue, changeSets: changeSets)
+            guard let changeSets else { throw giveUp }
+            return (fields, changeSets)
         }
+    }
+
+    /// The change set in `bytes`, or `nil` to read them through ``JSONValue``.
+    static func changeSet(_ bytes: some Collection<UInt8>) -> SyncChangeSet? {
+        try? JSONParser.read(bytes) { parser throws(HermesWireError) in try changeSet(&parser, depth: 0) }
     }
 
     /// Thrown to give up; never seen by a caller.

@@ -29,12 +29,22 @@ struct SyncWireReaderTests {
                 entries: (100..<130).map { .init(.create, SyncRecord(type: "notes", id: $0, revision: 43, attributes: ["n": .int($0)])) }),
         ])
 
+    /// The answer read straight from `bytes`, or `nil` when the reader leaves them to `JSONValue`.
+    private static func readDirectly(_ bytes: [UInt8]) -> SyncAnswer? {
+        guard SyncWireReader.envelope(bytes) != nil else { return nil }
+        return try? SyncAnswer(jsonBytes: bytes)
+    }
+
     @Test func aWellFormedAnswerIsReadStraightFromItsBytesAsThroughJSONValue() throws {
         let bytes = try Self.answer.jsonBytes()
-        let read = try #require(SyncWireReader.answer(bytes))
+        let read = try #require(Self.readDirectly(bytes))
         #expect(read == Self.answer)
         #expect(read == (try SyncAnswer(json: JSONValue(parsing: bytes))))
         #expect(try SyncAnswer(jsonBytes: bytes) == Self.answer)
+        // A change set alone, as a device's queue and the server's outcomes keep it.
+        let changeSet = try Self.answer.changeSets[2].jsonBytes()
+        #expect(SyncWireReader.changeSet(changeSet) == Self.answer.changeSets[2])
+        #expect(try SyncChangeSet(jsonBytes: changeSet) == SyncChangeSet(json: JSONValue(parsing: changeSet)))
         // Members in another order, with whitespace: the same answer.
         let reordered = """
             { "reset": false, "maxRevision": 7, "changeSets": [ { "types": ["tags"], "revision": 7,
@@ -51,13 +61,13 @@ struct SyncWireReaderTests {
                         .init(.delete, SyncRecord(type: "tags", id: 5, revision: 0, attributes: nil)),
                     ])
             ])
-        #expect(SyncWireReader.answer(Array(reordered.utf8)) == expected)
+        #expect(Self.readDirectly(Array(reordered.utf8)) == expected)
     }
 
     @Test func whatJSONValueReadsOtherwiseOrRefusesIsLeftToIt() throws {
         let set = #"{"types":["t"],"t":{"attributes":{"1":{"a":1,"revision":2}},"create":[1],"delete":[],"update":[]}}"#
         func answer(_ changeSet: String) -> [UInt8] { Array(#"{"changeSets":[\#(changeSet)],"maxRevision":9}"#.utf8) }
-        #expect(SyncWireReader.answer(answer(set)) != nil)
+        #expect(Self.readDirectly(answer(set)) != nil)
         let cases: [String] = [
             // An id listed twice, in one list or in two.
             set.replacingOccurrences(of: #""create":[1]"#, with: #""create":[1,1]"#),
@@ -80,7 +90,8 @@ struct SyncWireReaderTests {
         for changeSet in cases {
             let bytes = answer(changeSet)
             let generic = Result { () throws(HermesWireError) in try SyncAnswer(json: JSONValue(parsing: bytes)) }
-            #expect(SyncWireReader.answer(bytes) == nil, "\(changeSet)")
+            #expect(Self.readDirectly(bytes) == nil, "\(changeSet)")
+            #expect(SyncWireReader.changeSet(Array(changeSet.utf8)) == nil, "\(changeSet)")
             #expect(throws: HermesWireError.self, "\(changeSet)") { try generic.get() }
             #expect(Result { () throws(HermesWireError) in try SyncAnswer(jsonBytes: bytes) }.failureMessage == generic.failureMessage)
         }
@@ -97,10 +108,10 @@ struct SyncWireReaderTests {
         for changeSet in same {
             let bytes = answer(changeSet)
             let generic = Result { () throws(HermesWireError) in try SyncAnswer(json: JSONValue(parsing: bytes)) }
-            let read = SyncWireReader.answer(bytes)
+            let read = Self.readDirectly(bytes)
             #expect(read == nil || read == (try? generic.get()), "\(changeSet)")
         }
-        let duplicates = try #require(SyncWireReader.answer(answer(same[1])))
+        let duplicates = try #require(Self.readDirectly(answer(same[1])))
         #expect(duplicates.changeSets.first?.entries.first?.record == SyncRecord(type: "t", id: 1, revision: 2, attributes: ["a": 3]))
     }
 
@@ -121,7 +132,7 @@ struct SyncWireReaderTests {
                 default: bytes.remove(at: position)
                 }
             }
-            guard let read = SyncWireReader.answer(bytes) else { continue }
+            guard let read = Self.readDirectly(bytes) else { continue }
             readDirectly += 1
             #expect(read == (try SyncAnswer(json: JSONValue(parsing: bytes))))
         }
