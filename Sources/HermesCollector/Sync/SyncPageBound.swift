@@ -57,7 +57,9 @@ package struct SyncPageBound {
     ///   - current: the store's revision now, the end when fewer than `limit` records follow.
     package static func end(of records: [(revision: Int64, bytes: Int)], limit: Int, current: Int64) -> Int64 {
         var bound = SyncPageBound(limit: limit)
-        for record in records where !bound.admit(revision: record.revision, bytes: record.bytes) { break }
+        for record in records {
+            guard bound.admit(revision: record.revision, bytes: record.bytes) else { break }
+        }
         return bound.end(current: current)
     }
 }
