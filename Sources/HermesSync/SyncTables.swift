@@ -92,8 +92,7 @@ struct SyncTables {
         let tables: SyncTables
         let db: Database
         /// The type saved last, with its statement.
-        private var lastType: String?
-        private var last: (entity: SyncEntityType, statement: Statement)?
+        private var last: (type: String, entity: SyncEntityType, statement: Statement)?
         /// The statement of each type met.
         private var statements: [String: Statement] = [:]
 
@@ -107,19 +106,17 @@ struct SyncTables {
         /// - Returns: whether the local data set changed or the record was absent already.
         mutating func saveUnlessNewer(_ record: SyncRecord) throws -> Bool {
             guard let attributes = record.attributes else {
-                guard let sql = tables.sql[record.type] else { return false }
-                if let local = try tables.revision(of: SyncRecordKey(type: record.type, id: record.id), in: db), local > record.revision {
-                    return false
-                }
-                try db.cachedStatement(sql: sql.delete).execute(arguments: [record.id])
+                let key = SyncRecordKey(type: record.type, id: record.id)
+                guard tables.sql[record.type] != nil else { return false }
+                if let local = try tables.revision(of: key, in: db), local > record.revision { return false }
+                try tables.delete(key, in: db)
                 return true
             }
-            if lastType != record.type {
+            if last?.type != record.type {
                 guard let sql = tables.sql[record.type] else { return false }
                 let statement = try statements[record.type] ?? db.cachedStatement(sql: sql.saveUnlessNewer)
                 statements[record.type] = statement
-                lastType = record.type
-                last = (sql.type, statement)
+                last = (record.type, sql.type, statement)
             }
             guard let last else { return false }
             return try SyncTables.execute(last.statement, saving: record, attributes, last.entity, in: db) > 0

@@ -37,23 +37,14 @@ extension SyncChangeSet {
             output.append(UInt8(ascii: ":"))
             switch member.value {
             case .type(let type): try writeType(type, into: &output, depth: depth + 1)
-            case .types:
-                output.append(UInt8(ascii: "["))
-                for (position, type) in types.enumerated() {
-                    if position > 0 { output.append(UInt8(ascii: ",")) }
-                    JSONValue.writeString(type, into: &output)
-                }
-                output.append(UInt8(ascii: "]"))
+            case .types: try JSONValue.array(types.map { .string($0) }).write(into: &output, depth: depth + 1)
             case .sequence(let value), .revision(let value): JSONValue.writeInteger(value, into: &output)
-            case .conflict(let value): output.append(contentsOf: value ? Self.trueBytes : Self.falseBytes)
+            case .conflict(let value): try JSONValue.bool(value).write(into: &output, depth: depth + 1)
             case .reason(let value): JSONValue.writeString(value, into: &output)
             }
         }
         output.append(UInt8(ascii: "}"))
     }
-
-    private static let trueBytes = Array("true".utf8)
-    private static let falseBytes = Array("false".utf8)
 
     /// The id lists of a type's member, in key order, each with the bytes that open it.
     private static let lists: [(operation: Operation, opening: [UInt8])] = [Operation.create, .delete, .update].map {

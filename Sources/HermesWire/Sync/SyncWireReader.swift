@@ -87,9 +87,6 @@ enum SyncWireReader {
                 isWellFormed = false
                 return
             }
-            var attributes: [Int64: Values?] = [:]
-            var lists: [SyncChangeSet.Operation: JSONValue] = [:]
-            var isWellFormed = true
             try parser.readMembers(depth: depth) { key, parser throws(HermesWireError) in
                 if key == "attributes" {
                     guard parser.startsObject else {
@@ -112,9 +109,6 @@ enum SyncWireReader {
                     _ = try parser.parseValue(depth: depth + 1)
                 }
             }
-            self.attributes = attributes
-            self.lists = lists
-            self.isWellFormed = isWellFormed
         }
 
         /// A record's values at `depth`, or `nil` for a value that is not an object.
