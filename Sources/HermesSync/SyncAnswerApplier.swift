@@ -54,7 +54,7 @@ struct SyncAnswerApplier {
             }
         }
         try tables.forgetSettledRenamesAndRebases(in: db)
-        try tables.notifyChanges(to: changed.map(\.type), in: db)
+        try tables.notifyChanges(to: changed.lazy.map(\.type), in: db)
         let previous = try SyncDeviceState.read(in: db).maxRevision
         // A reset may go back: the server's store was restored from a backup older than the device.
         report.maxRevision = answer.reset ? answer.maxRevision : max(previous, answer.maxRevision)

@@ -17,10 +17,16 @@ extension SyncTables {
     {
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
+        // An attribute the record does not hold is NULL; a value under a key the schema does not
+        // have is left out. Each key is found among the type's attributes by comparing names:
+        // a type has a handful, and hashing them cost more.
+        sqlite3_clear_bindings(handle)
         sqlite3_bind_int64(handle, 1, record.id)
         sqlite3_bind_int64(handle, 2, record.revision)
-        for (index, attribute) in type.attributes.enumerated() {
-            bind(attributes[attribute.name] ?? .null, to: handle, at: Int32(index + 3))
+        let names = type.attributes
+        for (name, value) in attributes {
+            guard let index = names.firstIndex(where: { $0.name == name }) else { continue }
+            bind(value, to: handle, at: Int32(index + 3))
         }
         let code = sqlite3_step(handle)
         sqlite3_reset(handle)
@@ -50,7 +56,14 @@ extension SyncTables {
     /// Tells GRDB's observers that the tables of record types `types` changed in this
     /// transaction (see ``execute(_:saving:_:_:in:)``).
     func notifyChanges(to types: some Sequence<String>, in db: Database) throws {
-        for type in Set(types) where schema.type(named: type) != nil {
+        // Records of one type come in runs: the set is built from the runs' first.
+        var distinct = Set<String>()
+        var previous: String?
+        for type in types where type != previous {
+            distinct.insert(type)
+            previous = type
+        }
+        for type in distinct where schema.type(named: type) != nil {
             try db.notifyChanges(in: Table(type))
         }
     }

@@ -91,8 +91,10 @@ struct SyncTables {
     struct NewerRecordSaver {
         let tables: SyncTables
         let db: Database
-        /// The type saved last, with its statement.
-        private var last: (type: String, entity: SyncEntityType, statement: Statement)?
+        /// The type saved last, its schema and its statement.
+        private var lastType: String?
+        private var lastEntity: SyncEntityType?
+        private var lastStatement: Statement?
         /// The statement of each type met.
         private var statements: [String: Statement] = [:]
 
@@ -112,14 +114,14 @@ struct SyncTables {
                 try tables.delete(key, in: db)
                 return true
             }
-            if last?.type != record.type {
+            if lastType != record.type {
                 guard let sql = tables.sql[record.type] else { return false }
                 let statement = try statements[record.type] ?? db.cachedStatement(sql: sql.saveUnlessNewer)
                 statements[record.type] = statement
-                last = (record.type, sql.type, statement)
+                (lastType, lastEntity, lastStatement) = (record.type, sql.type, statement)
             }
-            guard let last else { return false }
-            return try SyncTables.execute(last.statement, saving: record, attributes, last.entity, in: db) > 0
+            guard let lastStatement, let lastEntity else { return false }
+            return try SyncTables.execute(lastStatement, saving: record, attributes, lastEntity, in: db) > 0
         }
     }
 

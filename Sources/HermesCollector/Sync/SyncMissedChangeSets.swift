@@ -15,7 +15,12 @@ package struct SyncMissedChangeSets: Sendable {
     ///   - created: the revision it was created at.
     package mutating func append(_ record: SyncRecord, created: Int64) {
         let operation: SyncChangeSet.Operation = record.isDeleted ? .delete : (created == record.revision ? .create : .update)
-        if changeSets.last?.revision != record.revision { changeSets.append(SyncChangeSet(revision: record.revision, entries: [])) }
+        if changeSets.last?.revision != record.revision {
+            // Room for as many records as the change set before held: one push's records alike.
+            var entries: [SyncChangeSet.Entry] = []
+            entries.reserveCapacity(changeSets.last?.entries.count ?? 1)
+            changeSets.append(SyncChangeSet(revision: record.revision, entries: entries))
+        }
         changeSets[changeSets.count - 1].entries.append(.init(operation, record))
     }
 }

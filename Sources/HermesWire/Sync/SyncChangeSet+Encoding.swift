@@ -51,20 +51,58 @@ extension SyncChangeSet {
         ($0, Array(",\"\($0.rawValue)\":[".utf8))
     }
 
+    private static let attributesOpening = Array(#"{"attributes":{"#.utf8)
+    private static let quoteColon = Array(#"":"#.utf8)
+
+    /// Whether `first` written in decimal sorts before `second` written in decimal, as their
+    /// texts compare byte by byte (`"-"` before every digit, a prefix before what it begins),
+    /// without writing either.
+    static func precedesAsText(_ first: Int64, _ second: Int64) -> Bool {
+        guard (first < 0) == (second < 0) else { return first < 0 }
+        let (left, right) = (first.magnitude, second.magnitude)
+        let (leftDigits, rightDigits) = (digitCount(left), digitCount(right))
+        if leftDigits == rightDigits { return left < right }
+        if leftDigits < rightDigits {
+            let head = right / power(of: rightDigits - leftDigits)
+            return left == head || left < head
+        }
+        let head = left / power(of: leftDigits - rightDigits)
+        return head < right
+    }
+
+    /// The number of decimal digits of `value`.
+    private static func digitCount(_ value: UInt64) -> Int {
+        var count = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            count += 1
+        }
+        return count
+    }
+
+    /// 10 to the `exponent` (below 20).
+    private static func power(of exponent: Int) -> UInt64 {
+        var result: UInt64 = 1
+        for _ in 0..<exponent { result *= 10 }
+        return result
+    }
+
     /// `{"attributes":{…},"create":[…],"delete":[…],"update":[…]}` for the entries of `type`.
     private func writeType(_ type: String, into output: inout [UInt8], depth: Int) throws(HermesWireError) {
         let typed = entries.indices.filter { entries[$0].record.type == type }
-        // By id as a string, as a dictionary's keys are written; of two entries with one id, the
+        // By id as text, as a dictionary's keys are written; of two entries with one id, the
         // later wins, as in a dictionary. Indices, not copies of the entries.
-        let ids = typed.map { String(entries[$0].record.id) }
-        let order = ids.indices.sorted { (ids[$0], $0) < (ids[$1], $1) }
-        output.append(contentsOf: #"{"attributes":{"#.utf8)
+        let ids = typed.map { entries[$0].record.id }
+        let order = ids.indices.sorted { ids[$0] == ids[$1] ? $0 < $1 : Self.precedesAsText(ids[$0], ids[$1]) }
+        output.append(contentsOf: Self.attributesOpening)
         var written = 0
         for (position, index) in order.enumerated() where position + 1 == order.count || ids[order[position + 1]] != ids[index] {
             if written > 0 { output.append(UInt8(ascii: ",")) }
             written += 1
-            JSONValue.writeString(ids[index], into: &output)
-            output.append(UInt8(ascii: ":"))
+            output.append(UInt8(ascii: "\""))
+            JSONValue.writeInteger(ids[index], into: &output)
+            output.append(contentsOf: Self.quoteColon)
             try Self.writeValues(of: entries[typed[index]], into: &output, depth: depth + 2)
         }
         output.append(UInt8(ascii: "}"))

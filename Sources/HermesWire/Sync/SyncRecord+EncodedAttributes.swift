@@ -1,4 +1,9 @@
 extension SyncRecord {
+    /// `"revision":`, the member ``write(_:revision:into:)`` inserts.
+    private static let revisionMember = Array(#""revision":"#.utf8)
+    /// `revision`, as the top-level keys are compared with it.
+    private static let revisionKeyBytes = Array(revisionKey.utf8)
+
     /// Appends a record's attributes object from a store's JSON object text (compact, keys
     /// sorted), with `"revision":` inserted where its key sorts: the bytes ``JSONValue`` would
     /// write for the parsed attributes plus the revision, found by scanning the top-level keys
@@ -7,22 +12,20 @@ extension SyncRecord {
     ///   holds a `revision` key (the caller then writes the parsed values).
     static func write(_ text: [UInt8], revision: Int64, into output: inout [UInt8]) -> Bool {
         guard text.count >= 2, text.first == UInt8(ascii: "{"), text.last == UInt8(ascii: "}") else { return false }
-        let member = Array(#""revision":"#.utf8) + Array(String(revision).utf8)
         if text.count == 2 {
             output.append(UInt8(ascii: "{"))
-            output.append(contentsOf: member)
+            writeRevision(revision, into: &output)
             output.append(UInt8(ascii: "}"))
             return true
         }
-        let revisionKey = Array(SyncRecord.revisionKey.utf8)
         var index = 1
         while index < text.count - 1 {
             guard text[index] == UInt8(ascii: "\""), let keyEnd = stringEnd(in: text, from: index) else { return false }
             let key = text[(index + 1)..<keyEnd]
-            if key.elementsEqual(revisionKey) { return false }
-            if revisionKey.lexicographicallyPrecedes(key) {
+            if key.elementsEqual(revisionKeyBytes) { return false }
+            if revisionKeyBytes.lexicographicallyPrecedes(key) {
                 output.append(contentsOf: text[..<index])
-                output.append(contentsOf: member)
+                writeRevision(revision, into: &output)
                 output.append(UInt8(ascii: ","))
                 output.append(contentsOf: text[index...])
                 return true
@@ -32,9 +35,15 @@ extension SyncRecord {
         }
         output.append(contentsOf: text[..<(text.count - 1)])
         output.append(UInt8(ascii: ","))
-        output.append(contentsOf: member)
+        writeRevision(revision, into: &output)
         output.append(UInt8(ascii: "}"))
         return true
+    }
+
+    /// Appends `"revision":<revision>`.
+    private static func writeRevision(_ revision: Int64, into output: inout [UInt8]) {
+        output.append(contentsOf: revisionMember)
+        JSONValue.writeInteger(revision, into: &output)
     }
 
     /// The index of the quote closing the string opened at `start`.

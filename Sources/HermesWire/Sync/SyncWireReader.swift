@@ -94,7 +94,7 @@ enum SyncWireReader {
                         isWellFormed = false
                         return
                     }
-                    attributes = [:]
+                    attributes = Dictionary(minimumCapacity: 16)
                     try parser.readMembers(depth: depth + 1) { id, parser throws(HermesWireError) in
                         // An id is looked up by its canonical text, as `String(id)`: any other key is never found.
                         guard let number = Int64(id), String(number) == id else {
@@ -117,24 +117,24 @@ enum SyncWireReader {
                 _ = try parser.parseValue(depth: depth)
                 return nil
             }
-            var members: [(String, JSONValue)] = []
-            var values = Values(attributes: [:])
+            // Of a key given twice, the later value stands, as in a dictionary parsed from JSON.
+            var values = Values(attributes: Dictionary(minimumCapacity: 6))
             try parser.readMembers(depth: depth) { key, parser throws(HermesWireError) in
                 let value = try parser.parseValue(depth: depth + 1)
                 switch key {
                 case SyncRecord.revisionKey: values.revision = value
                 case SyncRecord.oldIDKey: values.oldID = value
-                default: members.append((key, value))
+                default: values.attributes[key] = value
                 }
             }
-            values.attributes = Dictionary(members) { _, later in later }
             return values
         }
 
         /// Appends the entries of `type`: its created, then updated, then deleted records.
         mutating func entries(of type: String, into entries: inout [SyncChangeSet.Entry]) throws(HermesWireError) {
             guard isWellFormed else { throw giveUp }
-            var seen = Set<Int64>()
+            var seen = Set<Int64>(minimumCapacity: attributes.count)
+            entries.reserveCapacity(entries.count + attributes.count)
             for operation in SyncChangeSet.Operation.allCases {
                 guard case .array(let ids) = lists[operation] else { throw giveUp }
                 for idValue in ids {

@@ -89,6 +89,26 @@ struct SyncChangeSetTests {
         #expect(throws: HermesWireError.self) { try notANumber.jsonBytes() }
     }
 
+    /// Ids are written in the order of their text, as a dictionary's keys are: `-1` before `-10`
+    /// before `0`, `1` before `10` before `19` before `2`, whatever their lengths and signs.
+    @Test func idsAreWrittenInTheOrderOfTheirText() throws {
+        var random = SplitMix64(seed: 27)
+        let edges: [Int64] = [
+            0, 1, 2, 9, 10, 19, 100, 101, 99, -1, -2, -10, -19, -100, .max, .min, .max - 1, .min + 1, 922_337_203_685_477_580,
+        ]
+        let scattered = (0..<300).map { _ in
+            // Every length from 1 to 18 digits, either sign (the edges have 19).
+            let digits = Int.random(in: 1...18, using: &random)
+            let magnitude = Int64.random(in: 0..<[Int64](repeating: 10, count: digits).reduce(1, *), using: &random)
+            return Bool.random(using: &random) ? -magnitude : magnitude
+        }
+        let entries = (edges + scattered).map { id in
+            SyncChangeSet.Entry(.update, SyncRecord(type: "notes", id: id, revision: 5, attributes: ["n": .int(id)]))
+        }
+        let changeSet = SyncChangeSet(revision: 5, entries: entries)
+        #expect(try changeSet.jsonBytes() == changeSet.json.jsonBytes())
+    }
+
     @Test func recordListedTwiceOrCreatedWithoutAttributesIsRefused() throws {
         let twice = #"{"types":["t"],"t":{"create":[],"update":[5],"delete":[5],"attributes":{"5":{"revision":1}}}}"#
         let bare = #"{"types":["t"],"t":{"create":[-1],"update":[],"delete":[],"attributes":{}}}"#
