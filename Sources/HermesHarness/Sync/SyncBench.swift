@@ -195,7 +195,10 @@ package struct SyncBench {
     /// from the moment it was due (not the moment it started: a device still busy with its last
     /// push starts late, and that wait counts) until its answer is applied, which includes
     /// receiving the change sets the other devices pushed since its last sync. The change set is
-    /// saved before its push is due, as the app's edit would have been.
+    /// saved before its push is due, as the app's edit would have been, and on a thread of its
+    /// own: `write` waits for the disk to sync, and made from a task it would hold one of the few
+    /// threads every task shares, so that the other devices' pushes and the collector would wait
+    /// behind it.
     private func openLoop(_ device: (String, Int) throws -> SyncClient, seed: UInt64) async throws -> Pushes {
         try await pushing(device) { [pushes, interval] index, client, started in
             let clock = ContinuousClock()
@@ -205,7 +208,7 @@ package struct SyncBench {
             var received = 0
             for push in 0..<pushes {
                 due = due.advanced(by: Self.exponential(mean: interval, using: &random))
-                try Self.saveChangeSet(push, on: client)
+                try await Self.saveChangeSet(push, on: client)
                 try await clock.sleep(until: due, tolerance: .zero)
                 received += try await client.sync().received
                 latencies.append(due.duration(to: clock.now))
@@ -223,7 +226,7 @@ package struct SyncBench {
             var latencies: [Duration] = []
             var received = 0
             for push in 0..<pushes {
-                try Self.saveChangeSet(push, on: client)
+                try await Self.saveChangeSet(push, on: client)
                 let start = clock.now
                 received += try await client.sync().received
                 latencies.append(start.duration(to: clock.now))
@@ -252,10 +255,12 @@ package struct SyncBench {
         return Pushes(latencies: latencies.sorted(), wall: started.duration(to: .now), received: received)
     }
 
-    /// A 10-record change set, saved and queued on `client`.
-    private static func saveChangeSet(_ push: Int, on client: SyncClient) throws {
-        try client.write { changes in
-            for index in 0..<10 { try changes.create("tags", ["label": .string("tag \(push).\(index)"), "score": .int(Int64(index))]) }
+    /// A 10-record change set, saved and queued on `client` from a thread of its own (``onThread(_:)``).
+    private static func saveChangeSet(_ push: Int, on client: SyncClient) async throws {
+        try await onThread {
+            try client.write { changes in
+                for index in 0..<10 { try changes.create("tags", ["label": .string("tag \(push).\(index)"), "score": .int(Int64(index))]) }
+            }
         }
     }
 
