@@ -64,7 +64,7 @@ extension SyncChangeSet {
         if leftDigits == rightDigits { return left < right }
         if leftDigits < rightDigits {
             let head = right / power(of: rightDigits - leftDigits)
-            return left == head || left < head
+            return left <= head
         }
         let head = left / power(of: leftDigits - rightDigits)
         return head < right
