@@ -78,12 +78,46 @@ struct MetaEncoder: Sendable {
     /// - Throws: ``HermesWireError/Code/nonFiniteNumber`` for NaN or an infinity in `user`,
     ///   ``HermesWireError/Code/nestingTooDeep`` for a value the collector could not read back.
     func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> [UInt8] {
-        guard user.keys.allSatisfy(isSplicable) else {
-            let withProperties = properties.isEmpty ? user : properties.merging(user) { _, callerValue in callerValue }
-            return try JSONValue.object(RecordMeta.merge(user: withProperties, common: common(varying), type: type)).jsonBytes()
+        let spliced = try withUnsafeTemporaryAllocation(of: Member.self, capacity: user.count) { members throws(HermesWireError) in
+            guard let count = sortSplicable(user, into: members) else { return [UInt8]?.none }
+            defer { members.baseAddress?.deinitialize(count: count) }
+            return try splice(UnsafeBufferPointer(rebasing: members[..<count]), varying)
         }
-        let members = user.sorted { $0.key < $1.key }
-        let positions = insertionPoints(of: members)
+        if let spliced { return spliced }
+        let withProperties = properties.isEmpty ? user : properties.merging(user) { _, callerValue in callerValue }
+        return try JSONValue.object(RecordMeta.merge(user: withProperties, common: common(varying), type: type)).jsonBytes()
+    }
+
+    /// One of the caller's fields.
+    private struct Member {
+        let key: String
+        let value: JSONValue
+    }
+
+    /// Puts `user`'s members into `members` in key order (an insertion sort, without an array:
+    /// metas are small), or returns `nil`, leaving `members` empty, at the first key that is
+    /// not ``isSplicable(_:)``.
+    /// - Returns: how many members were put there.
+    private func sortSplicable(_ user: [String: JSONValue], into members: UnsafeMutableBufferPointer<Member>) -> Int? {
+        guard let base = members.baseAddress else { return 0 }
+        var count = 0
+        for (key, value) in user {
+            guard isSplicable(key) else {
+                base.deinitialize(count: count)
+                return nil
+            }
+            var slot = count
+            while slot > 0, key < base[slot - 1].key { slot -= 1 }
+            (base + slot + 1).moveInitialize(from: base + slot, count: count - slot)
+            (base + slot).initialize(to: Member(key: key, value: value))
+            count += 1
+        }
+        return count
+    }
+
+    /// The meta's bytes: the template with the sorted `members` spliced in where their keys sort
+    /// and the varying fields written in their places.
+    private func splice(_ members: UnsafeBufferPointer<Member>, _ varying: Varying) throws(HermesWireError) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(
             members.reduce(template.count + 96 + varying.monitorType.utf8.count + varying.namespace.utf8.count) { total, member in
@@ -95,15 +129,15 @@ struct MetaEncoder: Sendable {
         try template.withUnsafeBufferPointer { template throws(HermesWireError) in
             // Constant fields are copied in runs that end at a varying field or a caller's field.
             var run = 0
-            for (index, field) in fields.enumerated() {
-                if next < members.count, positions[next] == index {
+            for field in fields {
+                if next < members.count, Self.key(members[next].key, precedes: template[field.key]) {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.start]))
                     run = field.start
                     repeat {
                         try write(members[next], into: &output)
                         output.append(UInt8(ascii: ","))
                         next += 1
-                    } while next < members.count && positions[next] == index
+                    } while next < members.count && Self.key(members[next].key, precedes: template[field.key])
                 }
                 if let value = field.varying {
                     output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.end]))
@@ -120,6 +154,13 @@ struct MetaEncoder: Sendable {
         }
         output.append(UInt8(ascii: "}"))
         return output
+    }
+
+    /// Whether a caller's ASCII `key` sorts before a common field's key (never equal: such a key
+    /// takes the general path).
+    private static func key(_ key: String, precedes fieldKey: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var key = key
+        return key.withUTF8 { $0.lexicographicallyPrecedes(fieldKey) }
     }
 
     /// The common fields of a record as a dictionary.
@@ -154,24 +195,8 @@ struct MetaEncoder: Sendable {
         }
     }
 
-    /// For each of the sorted `members`, the index of the first common field whose key sorts after it.
-    private func insertionPoints(of members: [(key: String, value: JSONValue)]) -> [Int] {
-        template.withUnsafeBufferPointer { template in
-            var field = 0
-            return members.map { member in
-                var key = member.key
-                return key.withUTF8 { key in
-                    while field < fields.count, UnsafeBufferPointer(rebasing: template[fields[field].key]).lexicographicallyPrecedes(key) {
-                        field += 1
-                    }
-                    return field
-                }
-            }
-        }
-    }
-
     /// Writes `"key":value`, a member of the meta object (one level deep).
-    private func write(_ member: (key: String, value: JSONValue), into output: inout [UInt8]) throws(HermesWireError) {
+    private func write(_ member: Member, into output: inout [UInt8]) throws(HermesWireError) {
         JSONValue.writeString(member.key, into: &output)
         output.append(UInt8(ascii: ":"))
         try member.value.write(into: &output, depth: 1)

@@ -23,7 +23,7 @@ struct MetaEncoderTests {
         var random = SplitMix64(seed: 7)
         for round in 0..<500 {
             var user: [String: JSONValue] = [:]
-            for _ in 0..<(1 + Int(random.next() % 6)) {
+            for _ in 0..<Int(random.next() % 13) {
                 user[Self.keys[Int(random.next() % UInt64(Self.keys.count))]] = Self.values[Int(random.next() % UInt64(Self.values.count))]
             }
             let varying = MetaEncoder.Varying(
