@@ -54,12 +54,21 @@ public struct Packet: Sendable, Hashable {
     }
 
     /// Splits a decompressed meta block back into lines.
+    /// - Throws: ``HermesWireError/Code/invalidMetaLine`` for an empty block or an empty line
+    ///   (two newlines in a row, or one at either end).
     static func lines(ofMetaBlock block: [UInt8]) throws(HermesWireError) -> [[UInt8]] {
-        let lines = block.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
-        guard !block.isEmpty, !lines.contains(where: \.isEmpty) else {
-            throw HermesWireError(.invalidMetaLine, "the meta block has an empty line")
+        try block.withUnsafeBufferPointer { bytes throws(HermesWireError) in
+            var lines: [[UInt8]] = []
+            var start = 0
+            while true {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                guard end > start else { throw HermesWireError(.invalidMetaLine, "the meta block has an empty line") }
+                lines.append(Array(UnsafeBufferPointer(rebasing: bytes[start..<end])))
+                guard end < bytes.count else { return lines }
+                start = end + 1
+            }
         }
-        return lines
     }
 }
 
