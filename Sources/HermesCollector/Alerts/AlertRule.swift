@@ -93,4 +93,25 @@ public struct AlertRule: Sendable, Hashable, Codable, Identifiable {
         case id, name, kind, webhookURL, secret, createdBy, createdAt, updatedBy, updatedAt
         case isEnabled = "enabled"
     }
+
+    /// Encodes every field; the signing secret is left out when the encoder's
+    /// ``Swift/CodingUserInfoKey/hidesAlertSecrets`` is `true` (what a console viewer is sent).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(isEnabled, forKey: .isEnabled)
+        try container.encodeIfPresent(webhookURL, forKey: .webhookURL)
+        if encoder.userInfo[.hidesAlertSecrets] as? Bool != true { try container.encode(secret, forKey: .secret) }
+        try container.encode(createdBy, forKey: .createdBy)
+        try container.encode(createdAt, forKey: .createdAt)
+        try container.encode(updatedBy, forKey: .updatedBy)
+        try container.encode(updatedAt, forKey: .updatedAt)
+    }
+}
+
+extension CodingUserInfoKey {
+    /// `true` on an encoder: ``AlertRule``s are encoded without their signing secrets.
+    public static let hidesAlertSecrets = CodingUserInfoKey(rawValue: "hermes.hidesAlertSecrets")!
 }

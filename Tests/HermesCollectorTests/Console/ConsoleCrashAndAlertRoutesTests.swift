@@ -53,6 +53,10 @@ struct ConsoleCrashAndAlertRoutesTests {
             #expect(bad.status == .badRequest)
             let listed = try await client.console("/console/api/alerts", session: viewer).json()
             #expect(listed["rules"]?.arrayValue?.map { $0["createdBy"] } == ["ed"])
+            // A viewer is never sent a signing secret; an editor is
+            #expect(listed["rules"]?.arrayValue?.map { $0["secret"] } == [nil])
+            let edited = try await client.console("/console/api/alerts", session: editor).json()
+            #expect(edited["rules"]?.arrayValue?.map { $0["secret"] } == [try made.json()["secret"]])
             // A rule without a webhook: the test is logged only
             let test = try await client.console("/console/api/alerts/\(id)/test", method: .post, session: editor)
             #expect(try test.json()["status"] == "skipped")

@@ -600,8 +600,8 @@ async function alertsView() {
   const states = data.states || {};
   const rows = data.rules.map((rule) => {
     const state = states[rule.id];
-    const secret = el("span", { class: "secret", "data-secret": rule.secret }, "••••••");
-    const reveal = el("button", { type: "button", onclick: () => { secret.textContent = rule.secret; } }, "Show secret");
+    const secret = rule.secret === undefined ? el("span", { class: "muted" }, "(editors only)") : el("span", { class: "secret", "data-secret": rule.secret }, "••••••");
+    const reveal = rule.secret === undefined ? "" : el("button", { type: "button", onclick: () => { secret.textContent = rule.secret; } }, "Show secret");
     const actions = editable ? el("span", { class: "actions" },
       el("button", { type: "button", class: "send-test", onclick: async () => {
         const outcome = await api("POST", `/alerts/${rule.id}/test`);

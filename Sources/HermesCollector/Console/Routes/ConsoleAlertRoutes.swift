@@ -4,8 +4,8 @@ import Hummingbird
 import Logging
 
 /// Alert rules and their history: read by viewers, changed and tested by editors.
-/// - `GET /console/api/alerts`: the rules (with their signing secrets), each rule's state, and
-///   the 100 newest firings;
+/// - `GET /console/api/alerts`: the rules (with their signing secrets for editors and admins;
+///   a viewer gets none), each rule's state, and the 100 newest firings;
 /// - `POST /console/api/alerts` (an ``AlertRuleDraft`` as JSON): makes a rule;
 /// - `PUT /console/api/alerts/{id}`, `DELETE /console/api/alerts/{id}`;
 /// - `POST /console/api/alerts/{id}/test`: sends the rule's webhook a test payload now and
@@ -19,11 +19,12 @@ struct ConsoleAlertRoutes {
     func register(on router: some RouterMethods<BasicRequestContext>) {
         let editor = AlertRuleEditor(storage: storage, wallClock: gate.wallClock)
         router.get("/console/api/alerts") { request, _ -> Response in
-            _ = try await gate.require(.viewer, request)
+            let session = try await gate.require(.viewer, request)
             return try Self.json(
                 AlertPage(
                     rules: try await storage.alertRules(), states: try await storage.alertStates(),
-                    history: try await storage.alertFirings(ruleID: nil, limit: 100)))
+                    history: try await storage.alertFirings(ruleID: nil, limit: 100)),
+                hidingSecrets: !session.role.allows(.editor))
         }
         router.post("/console/api/alerts") { request, _ -> Response in
             let session = try await gate.require(.editor, request)
@@ -75,9 +76,11 @@ struct ConsoleAlertRoutes {
         return id
     }
 
-    private static func json(_ value: some Encodable) throws -> Response {
+    /// - Parameter hidingSecrets: leave the rules' signing secrets out (a viewer's answer).
+    private static func json(_ value: some Encodable, hidingSecrets: Bool = false) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
+        encoder.userInfo[.hidesAlertSecrets] = hidingSecrets
         return .json(bytes: Array(try encoder.encode(value)))
     }
 }
