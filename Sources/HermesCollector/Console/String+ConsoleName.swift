@@ -1,6 +1,6 @@
 extension String {
     /// Whether this is 1 to 64 ASCII letters and digits, and characters of `extra`: the names the
-    /// console takes for users and namespaces.
+    /// console takes for users, and every API for namespaces (``NamespaceName``).
     func isConsoleName(allowing extra: String) -> Bool {
         (1...64).contains(count)
             && unicodeScalars.allSatisfy { scalar in

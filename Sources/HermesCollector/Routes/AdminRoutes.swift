@@ -52,9 +52,6 @@ struct AdminRoutes {
     private var edit: ConfigurationEdit { ConfigurationEdit(author: Self.author, time: wallClock(), logger: logger) }
 
     private static func namespace(_ context: BasicRequestContext) throws(CollectorError) -> String {
-        guard let name = context.parameters.get("name"), !name.isEmpty else {
-            throw CollectorError(.invalidQuery, "the path needs a namespace name")
-        }
-        return name
+        try NamespaceName.checked(context.parameters.get("name"))
     }
 }

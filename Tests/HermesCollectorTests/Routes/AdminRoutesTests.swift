@@ -64,6 +64,23 @@ struct AdminRoutesTests {
         }
     }
 
+    @Test func aNamespaceNameOutsideTheConsolesRuleIsRefused() async throws {
+        let fixture = try CollectorFixture()
+        try await fixture.test { client throws in
+            // The console's rule: 1 to 64 ASCII letters, digits, '-', '_' or '.'
+            for bad in ["two%20words", "caf%C3%A9", "a%00b", String(repeating: "n", count: 65), "semi;colon"] {
+                let response = try await client.admin("/v1/admin/namespaces/\(bad)/config", method: .put, body: #"{"maxItem":10}"#)
+                #expect(response.status == .badRequest, "\(bad)")
+                #expect(try response.json()["error"] == "invalidQuery", "\(bad)")
+                #expect(try await client.admin("/v1/admin/namespaces/\(bad)/config", method: .delete).status == .badRequest, "\(bad)")
+            }
+            let good = try await client.admin("/v1/admin/namespaces/a.b-c_D9/config", method: .put, body: #"{"maxItem":10}"#)
+            #expect(good.status == .ok)
+            let config = try await client.execute(uri: HermesPath.config, method: .get)
+            #expect(try config.json()["namespaces"]?["a.b-c_D9"]?["maxItem"] == 10)
+        }
+    }
+
     @Test func malformedNamespaceConfigurationIsRefusedWithReason() async throws {
         let fixture = try CollectorFixture()
         try await fixture.test { client throws in

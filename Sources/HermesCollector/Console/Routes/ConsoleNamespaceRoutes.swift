@@ -80,10 +80,7 @@ struct ConsoleNamespaceRoutes {
     }
 
     private static func name(_ context: BasicRequestContext) throws(CollectorError) -> String {
-        guard let name = context.parameters.get("name"), name.isConsoleName(allowing: "-_.") else {
-            throw CollectorError(.invalidQuery, "a namespace name is 1 to 64 letters, digits, '-', '_' or '.'")
-        }
-        return name
+        try NamespaceName.checked(context.parameters.get("name"))
     }
 
     private static func configuration(_ body: [String: JSONValue], _ name: String) throws(CollectorError) -> NamespaceConfiguration {
