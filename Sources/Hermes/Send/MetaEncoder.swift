@@ -94,9 +94,8 @@ struct MetaEncoder: Sendable {
         let value: JSONValue
     }
 
-    /// Puts `user`'s members into `members` in key order (an insertion sort, without an array:
-    /// metas are small), or returns `nil`, leaving `members` empty, at the first key that is
-    /// not ``isSplicable(_:)``.
+    /// Puts `user`'s members into `members` and sorts them there by key (no array), or returns
+    /// `nil`, leaving `members` empty, at the first key that is not ``isSplicable(_:)``.
     /// - Returns: how many members were put there.
     private func sortSplicable(_ user: [String: JSONValue], into members: UnsafeMutableBufferPointer<Member>) -> Int? {
         guard let base = members.baseAddress else { return 0 }
@@ -106,12 +105,11 @@ struct MetaEncoder: Sendable {
                 base.deinitialize(count: count)
                 return nil
             }
-            var slot = count
-            while slot > 0, key < base[slot - 1].key { slot -= 1 }
-            (base + slot + 1).moveInitialize(from: base + slot, count: count - slot)
-            (base + slot).initialize(to: Member(key: key, value: value))
+            (base + count).initialize(to: Member(key: key, value: value))
             count += 1
         }
+        var filled = UnsafeMutableBufferPointer(rebasing: members[..<count])
+        filled.sort { $0.key < $1.key }
         return count
     }
 
