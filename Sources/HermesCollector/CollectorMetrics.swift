@@ -55,6 +55,11 @@ public final class CollectorMetrics: Sendable {
 
     private let state = Locked(Snapshot())
     private let registry = PrometheusCollectorRegistry()
+    /// The series every upload adds to, made once: the registry's lookup builds a descriptor
+    /// and takes its lock, too much for each request.
+    private let uploadSeries: UploadSeries
+    /// The request duration histograms made so far, by route, method and status.
+    private let requestHistograms = Locked<[RequestSeries: DurationHistogram]>([:])
     /// The CPU seconds last added to `process_cpu_seconds_total` (a counter: only the growth is added).
     private let cpuSecondsCounted = Locked(0.0)
     /// Upper bounds of the request duration histogram's buckets.
@@ -62,12 +67,18 @@ public final class CollectorMetrics: Sendable {
 
     /// Creates counters at zero.
     public init() {
+        let registry = registry
+        uploadSeries = UploadSeries(
+            recordsStored: Self.counter(Self.recordsStored, in: registry),
+            duplicates: Self.counter(Self.duplicates, in: registry),
+            bytesIn: Self.counter(Self.bytesIn, in: registry),
+            batches: Dictionary(uniqueKeysWithValues: PacketKind.allCases.map { ($0, Self.counter(Self.batches, ("kind", $0.label), in: registry)) })
+        )
         // The fixed series exist from the start, at 0.
         for name in Self.counters.keys
         where ![Self.rejects, Self.recordsRejected, Self.batches, Self.syncConflicts, Self.rateLimited].contains(name) {
             _ = counter(name)
         }
-        for kind in PacketKind.allCases { _ = counter(Self.batches, ("kind", kind.label)) }
         // Which build answers: 1, labelled with the version (the Prometheus convention).
         registry.makeGauge(
             name: "hermes_collector_build_info", labels: [("version", HermesVersion.current)], help: "The collector's version, as a label; always 1."
@@ -81,7 +92,7 @@ public final class CollectorMetrics: Sendable {
 
     func countBytesIn(_ count: Int) {
         state.withLock { $0.bytesIn += count }
-        counter(Self.bytesIn).increment(by: Int64(count))
+        uploadSeries.bytesIn.increment(by: Int64(count))
     }
 
     func countBatch(_ kind: PacketKind, _ outcome: StoreOutcome, rejected: [UploadAnswer.Rejection]) {
@@ -91,20 +102,27 @@ public final class CollectorMetrics: Sendable {
             $0.duplicatesDropped += outcome.duplicates
             for rejection in rejected { $0.recordsRejected[rejection.code, default: 0] += 1 }
         }
-        counter(Self.batches, ("kind", kind.label)).increment()
-        counter(Self.recordsStored).increment(by: Int64(outcome.stored))
-        counter(Self.duplicates).increment(by: Int64(outcome.duplicates))
+        uploadSeries.batches[kind]?.increment()
+        uploadSeries.recordsStored.increment(by: Int64(outcome.stored))
+        uploadSeries.duplicates.increment(by: Int64(outcome.duplicates))
         for rejection in rejected { counter(Self.recordsRejected, ("reason", rejection.code)).increment() }
     }
 
     /// One answered request: its route (the pattern, not the path: names stay few), method,
     /// status and time taken.
     func observeRequest(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeDurationHistogram(
-            descriptor: Self.descriptor("hermes_collector_request_duration_seconds", "Time to answer a request, by route, method and status."),
-            labels: [("route", route), ("method", method), ("status", String(status))],
-            buckets: Self.durationBuckets
-        ).recordNanoseconds(Self.nanoseconds(duration))
+        let series = RequestSeries(route: route, method: method, status: status)
+        let histogram = requestHistograms.withLock { made in
+            if let histogram = made[series] { return histogram }
+            let histogram = registry.makeDurationHistogram(
+                descriptor: Self.descriptor("hermes_collector_request_duration_seconds", "Time to answer a request, by route, method and status."),
+                labels: [("route", route), ("method", method), ("status", String(status))],
+                buckets: Self.durationBuckets
+            )
+            made[series] = histogram
+            return histogram
+        }
+        histogram.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// One answered record sync request: the outcomes of its change sets, the records of its page
@@ -235,7 +253,30 @@ public final class CollectorMetrics: Sendable {
 
     /// The registry's counter for `name` and `labels` (made on first use, the same one after).
     private func counter(_ name: String, _ labels: (String, String)...) -> Counter {
-        registry.makeCounter(descriptor: Self.descriptor(name, Self.counters[name] ?? ""), labels: labels)
+        Self.counter(name, labels, in: registry)
+    }
+
+    private static func counter(_ name: String, _ labels: (String, String)..., in registry: PrometheusCollectorRegistry) -> Counter {
+        counter(name, labels, in: registry)
+    }
+
+    private static func counter(_ name: String, _ labels: [(String, String)], in registry: PrometheusCollectorRegistry) -> Counter {
+        registry.makeCounter(descriptor: descriptor(name, counters[name] ?? ""), labels: labels)
+    }
+
+    /// The counters each accepted upload adds to.
+    private struct UploadSeries: Sendable {
+        var recordsStored: Counter
+        var duplicates: Counter
+        var bytesIn: Counter
+        var batches: [PacketKind: Counter]
+    }
+
+    /// One request duration histogram's labels.
+    private struct RequestSeries: Hashable, Sendable {
+        var route: String
+        var method: String
+        var status: Int
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

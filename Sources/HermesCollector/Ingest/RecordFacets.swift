@@ -1,4 +1,4 @@
-import HermesWire
+package import HermesWire
 
 /// What the collector reads from a record's meta at ingest beside the checked fields: the
 /// user, session and app version the console filters records by (stored in columns of their
@@ -18,7 +18,7 @@ public struct RecordFacets: Sendable, Hashable {
     public var health: DeliveryHealthSample?
 
     /// The top-level meta members the facets are read from, beside the checked fields.
-    static let members = RecordCheck.KeptMembers(
+    package static let members = RecordCheck.KeptMembers(
         alsoKeeping: [RecordField.userID, RecordField.sessionID, RecordField.appVersion] + PerformanceSample.members
             + DeliveryHealthSample.members)
 

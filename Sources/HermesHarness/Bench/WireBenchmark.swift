@@ -1,7 +1,9 @@
+import HermesCollector
 package import HermesWire
 
 /// `hermes bench wire`: packet encode and decode speed on a 1 MiB batch of JSON lines, the gzip
-/// ratio, and the framing overhead against raw zlib plus the cipher on the same bytes.
+/// ratio, the framing overhead against raw zlib plus the cipher on the same bytes, and the
+/// collector's check of each line (``RecordCheck``, building the fields it stores).
 package struct WireBenchmark {
     package static let batchBytes = 1 << 20
 
@@ -36,6 +38,16 @@ package struct WireBenchmark {
             baseline: { _ = try gcm.seal(Gzip.compress(metaBlock), authenticating: []) }
         )
 
+        // Each line's namespace, read before timing: the check compares the line's with it.
+        let namespaces = lines.map { (try? JSONValue(parsing: $0))?.objectValue?[RecordField.namespace]?.stringValue ?? "" }
+        let check = try medianSeconds {
+            for (line, namespace) in zip(lines, namespaces) {
+                guard case .valid = RecordCheck.check(metaLine: line, namespace: namespace, keeping: RecordFacets.members) else {
+                    throw RunFailure("a sample line failed the collector's check")
+                }
+            }
+        }
+
         var report = BenchReport()
         report.add("batch_bytes", rawBytes, "batch (bytes of JSON lines)")
         report.add("records", Double(lines.count), "records in the batch")
@@ -46,6 +58,7 @@ package struct WireBenchmark {
         report.add("gzip_ratio", rawBytes / Double(v2Body.count), "gzip ratio (JSON bytes / wire bytes)")
         report.add("v1_framing_ratio", v1Framing, "v1 encode / raw zlib+AES-CBC speed")
         report.add("v2_framing_ratio", v2Framing, "v2 encode / raw zlib+AES-GCM speed")
+        report.add("check_us_per_record", check * 1e6 / Double(lines.count), "the collector's check of one meta line (µs)")
         return report
     }
 }

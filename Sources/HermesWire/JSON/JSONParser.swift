@@ -19,7 +19,7 @@ struct JSONParser {
     ///   - names: when the value is an object, build only its members of these names; every
     ///     other member is still checked in full, but not built (no strings, arrays or
     ///     dictionaries made for it). `nil` builds everything.
-    static func parse(_ input: some Collection<UInt8>, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
+    static func parse(_ input: some Collection<UInt8>, onlyMembers names: JSONMemberNames? = nil) throws(HermesWireError) -> JSONValue {
         try read(input) { parser throws(HermesWireError) in try parser.parseValue(depth: 0, onlyMembers: names) }
     }
 
@@ -71,7 +71,7 @@ struct JSONParser {
 
     /// Parses a value; with `keep` false it only checks it and returns `.null` for strings,
     /// arrays and objects. `names` limits the members an object keeps (see ``parse(_:onlyMembers:)``).
-    mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: [String]? = nil) throws(HermesWireError) -> JSONValue {
+    mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: JSONMemberNames? = nil) throws(HermesWireError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
@@ -88,13 +88,21 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int, keep: Bool, onlyMembers names: [String]?) throws(HermesWireError) -> JSONValue {
+    private mutating func parseObject(depth: Int, keep: Bool, onlyMembers names: JSONMemberNames?) throws(HermesWireError) -> JSONValue {
         // Members are gathered first and hashed once, into a dictionary of the right size.
         var members: [(String, JSONValue)] = []
-        try readMembers(depth: depth, keepNames: keep) { key, parser throws(HermesWireError) in
-            let keepsMember = keep && names.map { $0.contains(key) } != false
-            let value = try parser.parseValue(depth: depth + 1, keep: keepsMember)
-            if keepsMember { members.append((key, value)) }
+        if keep, let names {
+            // A name is matched where it lies: no string is made for a member left out.
+            try readMembers(depth: depth, name: { parser throws(HermesWireError) in try parser.parseMemberName(in: names) }) {
+                name, parser throws(HermesWireError) in
+                let value = try parser.parseValue(depth: depth + 1, keep: name != nil)
+                if let name { members.append((name, value)) }
+            }
+        } else {
+            try readMembers(depth: depth, keepNames: keep) { key, parser throws(HermesWireError) in
+                let value = try parser.parseValue(depth: depth + 1, keep: keep)
+                if keep { members.append((key, value)) }
+            }
         }
         return keep ? .object(Dictionary(members) { _, later in later }) : .null
     }
@@ -116,6 +124,16 @@ struct JSONParser {
     mutating func readMembers(
         depth: Int, keepNames: Bool = true, _ member: (String, inout JSONParser) throws(HermesWireError) -> Void
     ) throws(HermesWireError) {
+        try readMembers(depth: depth, name: { parser throws(HermesWireError) in try parser.parseString(keep: keepNames) }, member)
+    }
+
+    /// Reads the object that starts here member by member, each member's name read by `name`
+    /// (with the parser at its opening quote) and given to `member` with the parser at its value.
+    @inline(__always)
+    private mutating func readMembers<Name>(
+        depth: Int, name readName: (inout JSONParser) throws(HermesWireError) -> Name,
+        _ member: (Name, inout JSONParser) throws(HermesWireError) -> Void
+    ) throws(HermesWireError) {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard current == UInt8(ascii: "{") else { throw failure("expected an object") }
         index += 1
@@ -127,7 +145,7 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a member name") }
-            let key = try parseString(keep: keepNames)
+            let key = try readName(&self)
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':'") }
             index += 1
@@ -168,6 +186,19 @@ struct JSONParser {
             default: throw failure("expected ',' or ']'")
             }
         }
+    }
+
+    /// Parses a member name and returns the one of `names` it equals, or `nil`. An ASCII name
+    /// without escapes is compared where it lies; any other is made a string first.
+    private mutating func parseMemberName(in names: JSONMemberNames) throws(HermesWireError) -> String? {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, case let byte = bytes[end], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20, byte < 0x80 {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return names.name(equalTo: try parseString()) }
+        index = end + 1
+        return names.name(matching: UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Parses a string; with `keep` false an ASCII string without escapes is only checked and

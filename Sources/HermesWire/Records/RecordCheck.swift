@@ -37,16 +37,16 @@ public enum RecordCheck: Sendable {
     /// The names of ``fields``: a caller's meta never sets them.
     public static let checkedFields: Set<String> = Set(fields.map(\.name))
 
-    private static let fieldNames = fields.map(\.name)
+    private static let fieldNames = JSONMemberNames(fields.map(\.name))
 
     /// The top-level members a check builds beside the checked ``fields``: chosen once, then
     /// given to every check (``check(metaLine:namespace:keeping:)``).
     public struct KeptMembers: Sendable {
-        fileprivate let names: [String]
+        fileprivate let names: JSONMemberNames
 
         /// The checked fields and `members`.
         public init(alsoKeeping members: [String]) {
-            names = RecordCheck.fieldNames + members
+            names = JSONMemberNames(RecordCheck.fieldNames.names + members)
         }
     }
 
@@ -105,7 +105,7 @@ public enum RecordCheck: Sendable {
         check(metaLine: metaLine, namespace: namespace, keepingMembers: members.names)
     }
 
-    private static func check(metaLine: [UInt8], namespace: String, keepingMembers: [String]?) -> Outcome {
+    private static func check(metaLine: [UInt8], namespace: String, keepingMembers: JSONMemberNames?) -> Outcome {
         let value: JSONValue
         do {
             value = try JSONParser.parse(metaLine, onlyMembers: keepingMembers)

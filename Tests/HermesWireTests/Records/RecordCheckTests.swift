@@ -104,6 +104,35 @@ struct RecordCheckTests {
         #expect(meta["x"]?.objectValue?["text"] == "ünïcødé")
     }
 
+    @Test func memberNamesWithEscapesOrNonASCIITextAreMatchedAsTheirTextEitherWay() throws {
+        let line = Array(
+            #"{"REPORT\u005fID":"r1","\u004eAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"é\"":1,"USER_ID":"u"}"#.utf8)
+        guard case .valid(let full, _) = RecordCheck.check(metaLine: line, namespace: "JZ"),
+            case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false),
+            case .valid(_, let kept) = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: .init(alsoKeeping: ["é\"", "USER_ID"]))
+        else {
+            Issue.record("expected the line to be valid every way")
+            return
+        }
+        #expect(fields == full)
+        #expect(fields == RecordCheck.Fields(reportID: "r1", namespace: "JZ", monitorType: "t", isBusiness: true, createTime: 5))
+        #expect(Set(checked.keys) == RecordCheck.checkedFields)
+        #expect(kept["é\""] == 1)
+        #expect(kept["USER_ID"] == "u")
+    }
+
+    @Test(arguments: [[0xC3, 0x28], [0x01], [UInt8(ascii: "\\"), UInt8(ascii: "x")]])
+    func aMemberNameThatIsNotValidTextIsRejectedEitherWay(name: [UInt8]) {
+        let line = Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,""#.utf8) + name + Array(#"":1}"#.utf8)
+        for keepingMeta in [true, false] {
+            guard case .rejected(_, let error) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: keepingMeta) else {
+                Issue.record("expected a rejection")
+                return
+            }
+            #expect(error.code == .invalidJSON)
+        }
+    }
+
     @Test func aRepeatedCheckedFieldCountsByItsLastValueEitherWay() {
         let line = Array(#"{"REPORT_ID":"first","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"REPORT_ID":"last"}"#.utf8)
         for keepingMeta in [true, false] {

@@ -1,0 +1,28 @@
+/// The names of the members a parse builds out of an object (``JSONParser/parse(_:onlyMembers:)``),
+/// kept with their UTF-8 bytes so that each member name of the input is matched where it lies,
+/// without making a `String` of a name that is not kept.
+struct JSONMemberNames: Sendable {
+    /// The names, as given.
+    let names: [String]
+    /// Each name's UTF-8 bytes, in the order of ``names``.
+    private let utf8: [[UInt8]]
+
+    init(_ names: [String]) {
+        self.names = names
+        utf8 = names.map { Array($0.utf8) }
+    }
+
+    /// The name whose bytes are `run`, a member name of the input read without escapes.
+    /// - Parameter run: bytes of ASCII text: for ASCII, equal bytes and equal strings are the same.
+    func name(matching run: UnsafeBufferPointer<UInt8>) -> String? {
+        for index in utf8.indices where utf8[index].count == run.count && utf8[index].elementsEqual(run) {
+            return names[index]
+        }
+        return nil
+    }
+
+    /// The name equal to `key` (a member name read with escapes or non-ASCII text).
+    func name(equalTo key: String) -> String? {
+        names.first { $0 == key }
+    }
+}
