@@ -38,8 +38,10 @@ enum JournalRecordCodec {
             offset += bytes.count
         }
         func copy(_ string: String) {
-            var string = string
-            string.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
+            // A native string's bytes are read where they are; any other's are copied once.
+            if string.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0)) }) == nil {
+                Array(string.utf8).withUnsafeBytes { copy($0) }
+            }
         }
         copy(record.reportID)
         copy(record.namespace)
@@ -55,20 +57,22 @@ enum JournalRecordCodec {
         guard bytes.count >= headerSize, let base = bytes.baseAddress else { return nil }
         let createdTime = Int64(littleEndian: base.loadUnaligned(as: Int64.self))
         let flags = base.loadUnaligned(fromByteOffset: 8, as: UInt8.self)
-        let lengths = (0..<6).map { Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 12 + 4 * $0, as: UInt32.self))) }
-        guard headerSize + lengths.reduce(0, +) == bytes.count else { return nil }
+        func length(_ index: Int) -> Int {
+            Int(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: 12 + 4 * index, as: UInt32.self)))
+        }
+        guard headerSize + (0..<6).reduce(0, { $0 + length($1) }) == bytes.count else { return nil }
         var offset = headerSize
         func take(_ length: Int) -> UnsafeRawBufferPointer {
             defer { offset += length }
             return UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
         }
         func string(_ length: Int) -> String { String(decoding: take(length), as: UTF8.self) }
-        let reportID = string(lengths[0])
-        let namespace = string(lengths[1])
-        let monitorType = string(lengths[2])
-        let appVersion = string(lengths[3])
-        let meta = Array(take(lengths[4]))
-        let payload = flags & payloadFlag != 0 ? Data(take(lengths[5])) : nil
+        let reportID = string(length(0))
+        let namespace = string(length(1))
+        let monitorType = string(length(2))
+        let appVersion = string(length(3))
+        let meta = Array(take(length(4)))
+        let payload = flags & payloadFlag != 0 ? Data(take(length(5))) : nil
         return PendingRecord(
             reportID: reportID, namespace: namespace, monitorType: monitorType, isBusiness: flags & businessFlag != 0,
             createdTime: createdTime, appVersion: appVersion, meta: meta, payload: payload
