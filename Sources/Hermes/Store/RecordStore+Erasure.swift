@@ -9,7 +9,7 @@ extension RecordStore {
         let erased = counts.filter { $0.value > 0 }
         try pool.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA secure_delete = ON")
-            defer { try? db.execute(sql: "PRAGMA secure_delete = OFF") }
+            defer { try? db.execute(sql: "PRAGMA secure_delete = \(RecordStore.secureDelete)") }
             try db.inTransaction {
                 for table in StoreSchema.Table.allCases {
                     try db.execute(sql: "DELETE FROM \(table.rawValue)")

@@ -36,7 +36,7 @@ public struct Packet: Sendable, Hashable {
     /// Checks what every format requires of a packet before encoding it.
     func validate() throws(HermesWireError) {
         guard !metaLines.isEmpty else { throw HermesWireError(.emptyBatch, "a packet needs at least one record") }
-        for (index, line) in metaLines.enumerated() where line.isEmpty || line.contains(0x0A) {
+        for (index, line) in metaLines.enumerated() where line.isEmpty || line.withUnsafeBufferPointer({ $0.firstNewline(from: 0) != nil }) {
             throw HermesWireError(.invalidMetaLine, "meta line \(index) is empty or contains a newline")
         }
         switch kind {
@@ -61,8 +61,7 @@ public struct Packet: Sendable, Hashable {
             var lines: [[UInt8]] = []
             var start = 0
             while true {
-                var end = start
-                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                let end = bytes.firstNewline(from: start) ?? bytes.count
                 guard end > start else { throw HermesWireError(.invalidMetaLine, "the meta block has an empty line") }
                 lines.append(Array(UnsafeBufferPointer(rebasing: bytes[start..<end])))
                 guard end < bytes.count else { return lines }

@@ -147,6 +147,23 @@ struct HousekeepingTests {
         #expect(client.diagnostics().lost("hermes", .expired) == 1)
     }
 
+    @Test func aRowThatMeetsSeveralRulesIsCountedOnceUnderTheFirst() async throws {
+        // Given rows of version 1.2.0 in both tables, 16 days old (both cleared and expired), and a recent one
+        let harness = Harness()
+        let client = try await restart(harness, version: "1.3.0") { old in
+            old.send(type: "appLag", meta: ["age": "old"])
+            old.send(type: "appCrash", meta: ["age": "old"], payload: Data([1, 2, 3]))
+            harness.advanceWallClock(by: 16 * 86_400_000)
+            old.send(type: "appLag", meta: ["age": "recent"])
+        }
+        await client.shutdown()
+        // Then every row of the old version is gone, each counted once, as cleared
+        #expect(try harness.rows("meta").isEmpty)
+        #expect(try harness.rows("payload").isEmpty)
+        #expect(client.diagnostics().lost("hermes", .appVersionCleared) == 3)
+        #expect(client.diagnostics().lost("hermes", .expired) == 0)
+    }
+
     @Test func rowsLargerThanMaxBodyAreDeleted() async throws {
         let harness = Harness()
         var generous = NamespaceConfiguration.hermesDefault

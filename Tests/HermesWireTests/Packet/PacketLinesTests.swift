@@ -16,6 +16,17 @@ struct PacketLinesTests {
         }
     }
 
+    @Test func aNewlineIsFoundAtEveryOffsetOfALongBlock() throws {
+        for offset in 0..<300 {
+            var bytes = [UInt8](repeating: UInt8(ascii: "x"), count: 300)
+            bytes[offset] = 0x0A
+            let found = bytes.withUnsafeBufferPointer { buffer in (0...offset).map { buffer.firstNewline(from: $0) } }
+            #expect(found.allSatisfy { $0 == offset }, "newline at \(offset)")
+            #expect(bytes.withUnsafeBufferPointer { $0.firstNewline(from: offset + 1) } == nil)
+            #expect(throws: HermesWireError.self) { try Packet(kind: .meta, metaLines: [bytes]).validate() }
+        }
+    }
+
     @Test func linesJoinedAndSplitAreTheSame() throws {
         var random = UInt64(30)
         for _ in 0..<200 {
