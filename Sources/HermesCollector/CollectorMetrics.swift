@@ -69,10 +69,11 @@ public final class CollectorMetrics: Sendable {
     public init() {
         let registry = registry
         uploadSeries = UploadSeries(
-            recordsStored: Self.counter(Self.recordsStored, in: registry),
-            duplicates: Self.counter(Self.duplicates, in: registry),
-            bytesIn: Self.counter(Self.bytesIn, in: registry),
-            batches: Dictionary(uniqueKeysWithValues: PacketKind.allCases.map { ($0, Self.counter(Self.batches, ("kind", $0.label), in: registry)) })
+            recordsStored: Self.counter(Self.recordsStored, [], in: registry),
+            duplicates: Self.counter(Self.duplicates, [], in: registry),
+            bytesIn: Self.counter(Self.bytesIn, [], in: registry),
+            batches: Dictionary(
+                uniqueKeysWithValues: PacketKind.allCases.map { ($0, Self.counter(Self.batches, [("kind", $0.label)], in: registry)) })
         )
         // The fixed series exist from the start, at 0.
         for name in Self.counters.keys
@@ -254,10 +255,6 @@ public final class CollectorMetrics: Sendable {
     /// The registry's counter for `name` and `labels` (made on first use, the same one after).
     private func counter(_ name: String, _ labels: (String, String)...) -> Counter {
         Self.counter(name, labels, in: registry)
-    }
-
-    private static func counter(_ name: String, _ labels: (String, String)..., in registry: PrometheusCollectorRegistry) -> Counter {
-        counter(name, labels, in: registry)
     }
 
     private static func counter(_ name: String, _ labels: [(String, String)], in registry: PrometheusCollectorRegistry) -> Counter {
