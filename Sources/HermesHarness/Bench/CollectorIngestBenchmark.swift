@@ -43,7 +43,7 @@ package struct CollectorIngestBenchmark {
         let elapsed = try await Self.post(requests, to: server.port, uploaders: uploaders)
         let stored = server.metrics.snapshot.recordsStored
         try await server.shutdown()
-        precondition(stored == bodies.count * 100, "the collector stored \(stored) of \(bodies.count * 100)")
+        guard stored == bodies.count * 100 else { throw RunFailure("the collector stored \(stored) of \(bodies.count * 100)") }
         return Double(stored) / elapsed.seconds
     }
 

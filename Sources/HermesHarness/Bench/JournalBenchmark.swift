@@ -52,7 +52,7 @@ package struct JournalBenchmark {
         }
         await client.shutdown()
         let rows = try StoreInspector.inspect(storageDirectory: directory).groups.reduce(0) { $0 + $1.rows }
-        precondition(rows == records, "recovered \(rows) of \(records) records")
+        guard rows == records else { throw RunFailure("recovered \(rows) of \(records) records") }
         return (latencies, elapsed.seconds)
     }
 }

@@ -99,7 +99,7 @@ package struct StoreBenchmark {
         await client.shutdown()
         let report = try StoreInspector.inspect(storageDirectory: directory)
         let rows = report.groups.reduce(0) { $0 + $1.rows }
-        precondition(rows == perCaller * callers, "expected \(perCaller * callers) rows, found \(rows)")
+        guard rows == perCaller * callers else { throw RunFailure("expected \(perCaller * callers) rows, found \(rows)") }
         let bytes = report.groups.reduce(0) { $0 + $1.bytes }
         return ClientRun(
             latencies: latencies.flatMap { $0 }.sorted(),

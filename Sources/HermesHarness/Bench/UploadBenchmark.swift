@@ -15,8 +15,11 @@ package struct UploadBenchmark {
 
     /// The two namespaces with nothing that starts a round on its own while the bench runs: no
     /// realtime type, the highest `flushCount`, the longest timer, and room for every record.
+    /// `sdkHealth` is not monitored, so that the started client stores no record of its own and
+    /// the upload carries exactly the records sent.
     package static func namespaces(isUpload: Bool) -> [String: NamespaceConfiguration] {
         var hermes = NamespaceConfiguration.hermesDefault
+        hermes.monitorList.removeAll { $0.type == MonitorType.sdkHealth }
         for index in hermes.monitorList.indices { hermes.monitorList[index].isRealtime = false }
         let jz = NamespaceConfiguration(monitorList: [MonitorItem(type: "pay"), MonitorItem(type: "view")])
         return ["hermes": hermes, "JZ": jz].mapValues { configuration in
@@ -39,7 +42,7 @@ package struct UploadBenchmark {
         try await fill(filler)
         await filler.shutdown()
         let stored = try StoreInspector.inspect(storageDirectory: directory).groups
-        precondition(stored.reduce(0) { $0 + $1.rows } == records, "expected \(records) stored rows")
+        guard stored.reduce(0, { $0 + $1.rows }) == records else { throw RunFailure("expected \(records) stored rows") }
         let metaTable = stored.filter { $0.table == "meta" }
         let metaRows = metaTable.reduce(0) { $0 + $1.rows }
         let metaJSONBytes = metaTable.reduce(0) { $0 + $1.bytes }
@@ -56,9 +59,9 @@ package struct UploadBenchmark {
         await client.shutdown()
 
         let sent = summaries.values.reduce(0) { $0 + $1.recordsSent }
-        precondition(
-            sent == records && summaries.values.allSatisfy { $0.outcome == .completed },
-            "upload did not deliver every record: \(summaries)")
+        guard sent == records, summaries.values.allSatisfy({ $0.outcome == .completed }) else {
+            throw RunFailure("upload did not deliver every record: \(summaries)")
+        }
         // The ratio is the meta packets' (records without payload): a meta block of 100 JSON
         // lines, gzip-compressed and sealed, against the same lines; payloads are compressed one
         // by one and are counted apart.
@@ -105,7 +108,7 @@ package struct UploadBenchmark {
             } else {
                 outcome = client.send(type: type, meta: fields)
             }
-            precondition(outcome.isAccepted, "bench record rejected: \(outcome)")
+            guard outcome.isAccepted else { throw RunFailure("bench record rejected: \(outcome)") }
         }
         try await client.flush()
     }

@@ -12,8 +12,14 @@ public struct SystemNonceGenerator: NonceGenerator {
     /// Creates the generator.
     public init() {}
 
+    /// Two draws of the generator (eight bytes, then four), not one per byte: each draw is a
+    /// system call.
     public func nextNonce() -> [UInt8] {
         var generator = SystemRandomNumberGenerator()
-        return (0..<12).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        var nonce: [UInt8] = []
+        nonce.reserveCapacity(12)
+        withUnsafeBytes(of: generator.next() as UInt64) { nonce.append(contentsOf: $0) }
+        withUnsafeBytes(of: generator.next() as UInt32) { nonce.append(contentsOf: $0) }
+        return nonce
     }
 }

@@ -56,6 +56,18 @@ struct CipherTests {
         expectWireError(.invalidKey) { try AESGCMCipher(key: Array(key.prefix(10)), keyID: 1) }
     }
 
+    @Test func systemNoncesAreTwelveRandomBytesThatNeverRepeat() {
+        let generator = SystemNonceGenerator()
+        let nonces = (0..<10_000).map { _ in generator.nextNonce() }
+        #expect(nonces.allSatisfy { $0.count == 12 })
+        #expect(Set(nonces).count == nonces.count)
+        // Every byte is drawn: each position takes nearly all 256 values over 10,000 nonces
+        // (fewer than 200 has a probability far below 10⁻⁵⁰ for random bytes).
+        for position in 0..<12 {
+            #expect(Set(nonces.map { $0[position] }).count > 200, "byte \(position)")
+        }
+    }
+
     @Test func hpkeSealsToThePublicKeyAndOnlyThePrivateKeyOpens() throws {
         let serverKey = Curve25519.KeyAgreement.PrivateKey()
         let app = try HPKECipher(recipientRawKey: Array(serverKey.publicKey.rawRepresentation), keyID: 9)
