@@ -13,7 +13,9 @@ extension HermesClient {
         let now = configuration.wallClock()
         let version = configuration.app.version
         do {
-            let losses = try await writer.perform { store in
+            // Between two of the writer's transactions once the earlier run's records are in:
+            // a burst sent at launch neither delays the first upload nor gets scanned.
+            let losses = try await writer.performPromptly(afterRecovery: true) { store in
                 let losses = try store.housekeep(plan, now: now, appVersion: version)
                 try store.reclaimFreePages()
                 return losses

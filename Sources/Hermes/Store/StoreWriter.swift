@@ -45,7 +45,14 @@ package final class StoreWriter: @unchecked Sendable {
         /// Whether `drain()` is reading the journal on the queue right now.
         var draining = false
         /// Work that must not wait for a backlog: run by `drain()` between two transactions.
-        var prompt: [@Sendable () -> Void] = []
+        var prompt: [PromptJob] = []
+    }
+
+    /// Work for ``performPromptly(afterRecovery:_:)``.
+    private struct PromptJob {
+        /// Whether it waits until what an earlier run left in the journal is in the store.
+        var afterRecovery: Bool
+        var run: @Sendable () -> Void
     }
 
     /// A `flush()` waiting for the first `target` records, and for the recovery of what an
@@ -154,8 +161,13 @@ package final class StoreWriter: @unchecked Sendable {
     /// Runs `work` on the writer's queue soon: between two of the writer's transactions when it
     /// is working through a backlog, instead of after it (an upload claiming its next batch
     /// does not wait for a burst to be stored).
+    /// - Parameter afterRecovery: wait, while working through a backlog, until the records an
+    ///   earlier run left in the journal are in the store (start-up housekeeping judges them
+    ///   too), but not for the records sent since.
     /// - Throws: ``HermesError/Code/shutDown`` once the writer is closed, or what `work` throws.
-    func performPromptly<T: Sendable>(_ work: @escaping @Sendable (RecordStore) throws -> T) async throws -> T {
+    func performPromptly<T: Sendable>(
+        afterRecovery: Bool = false, _ work: @escaping @Sendable (RecordStore) throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             let job: @Sendable () -> Void = {
                 continuation.resume(
@@ -164,23 +176,33 @@ package final class StoreWriter: @unchecked Sendable {
                         return try self.closingIfCorrupt { try work(self.openedStore()) }
                     })
             }
-            let queued = state.withLock { state in
-                guard state.draining else { return false }
-                state.prompt.append(job)
-                return true
+            // Work that waits for recovery joins the prompt work even when no drain runs yet: the
+            // drain that reads the earlier run's records (started by `recover()`, or here) runs it.
+            let waitsForRecovery = afterRecovery && journal.isRecovering
+            let (queued, draining) = state.withLock { state in
+                guard state.draining || waitsForRecovery else { return (false, state.draining) }
+                state.prompt.append(PromptJob(afterRecovery: afterRecovery, run: job))
+                return (true, state.draining)
             }
-            if !queued { queue.async(execute: job) }
+            if !queued {
+                queue.async(execute: job)
+            } else if !draining, journal.claimReader(force: true) {
+                queue.async { self.drain() }
+            }
         }
     }
 
-    /// Runs the prompt work that arrived while draining (on the queue).
+    /// Runs the prompt work that arrived while draining (on the queue); work that waits for
+    /// recovery stays queued while it lasts, unless draining stops.
     private func runPromptWork(stopDraining: Bool = false) {
+        let recovering = !stopDraining && journal.isRecovering
         let jobs = state.withLock { state in
             if stopDraining { state.draining = false }
-            defer { state.prompt.removeAll() }
-            return state.prompt
+            let ready = state.prompt.filter { !($0.afterRecovery && recovering) }
+            state.prompt.removeAll { !($0.afterRecovery && recovering) }
+            return ready
         }
-        jobs.forEach { $0() }
+        jobs.forEach { $0.run() }
     }
 
     /// Commits what is queued, refuses new records, and closes the database. Records still in

@@ -1,20 +1,21 @@
 import Foundation
 import GRDB
 @testable import Hermes
+import HermesTestKit
 import HermesWire
 import Logging
 import Testing
 
 struct JournalRecoveryTests {
     /// Leaves in `harness`'s folder a journal as an earlier run does: `count` `appLag` records
-    /// (meta `i` from 0) the store never took. No spares: a preparer still making one after the
-    /// client looked would leave a file behind.
-    private static func leaveJournal(records count: Int, in harness: Harness) throws {
+    /// (meta `i` from 0) the store never took, sent by app version `version`. No spares: a
+    /// preparer still making one after the client looked would leave a file behind.
+    private static func leaveJournal(records count: Int, version: String = "1.2.0", in harness: Harness) throws {
         let journal = Journal(
             storageDirectory: harness.directory, options: Journal.Options(minSpares: 0),
             fileProtection: .none, logger: .init(label: "hermes.tests"))
         let builder = RecordBuilder(
-            app: .init(name: "Demo", version: "1.2.0", build: "42"),
+            app: .init(name: "Demo", version: version, build: "42"),
             device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
         for index in 0..<count {
             let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
@@ -59,6 +60,30 @@ struct JournalRecoveryTests {
         #expect(try harness.metas("meta").map { $0["i"]?.intValue } == (0..<500).map { Int64($0) })
         let left = try FileManager.default.contentsOfDirectory(atPath: harness.directory.appendingPathComponent(Journal.directoryName).path)
         #expect(left.filter { $0.hasSuffix(".journal") }.isEmpty)
+    }
+
+    @Test func housekeepingJudgesTheRecordsLeftInTheJournalThoughABurstIsSentAtLaunch() async throws {
+        // Given a journal holding 20,000 records of app version 1.1.0 the store never took (the
+        // hermes namespace clears other versions' rows at start)
+        let harness = Harness()
+        try Self.leaveJournal(records: 20_000, version: "1.1.0", in: harness)
+
+        // When version 1.2.0 starts offline and sends a burst of 3,000 at once; `upload()`
+        // returns once start-up housekeeping is done, which runs between the writer's
+        // transactions once the earlier run's records are in, not after the whole burst
+        var hermes = NamespaceConfiguration.hermesDefault
+        hermes.maxCacheCount = 100_000  // no eviction: every old record is housekeeping's
+        let client = try harness.client(
+            version: "1.2.0", defaults: ["hermes": hermes, "JZ": Harness.jz], network: StaticNetworkMonitor(.unreachable))
+        client.start()
+        for index in 3_000..<6_000 { client.send(type: "appLag", meta: ["i": .int(Int64(index))]) }
+        _ = await client.upload()
+        try await client.flush()
+        await client.shutdown()
+
+        // Then every record of the earlier version was cleared and counted, and the burst is whole
+        #expect(try harness.metas("meta").map { $0["i"]?.intValue } == (3_000..<6_000).map { Int64($0) })
+        #expect(client.diagnostics().lost("hermes", .appVersionCleared) == 20_000)
     }
 
     @Test func aSegmentWithADamagedHeaderIsCountedAndLoggedAndItsVerifiedRecordsAreStored() async throws {
