@@ -37,6 +37,7 @@ public final class HermesClient: Sendable {
     let sessions: SessionController
     private let reportIDs = ReportIDGenerator()
     private let random: SharedRandom
+    private let refusals = RefusalRun()
     /// Read by `send` without a lock; changed only under `tasks`' lock.
     private let lifecycle = ManagedAtomic<Lifecycle>(.created)
     /// Start-up housekeeping, cancelled and awaited by `shutdown()`.
@@ -184,6 +185,7 @@ public final class HermesClient: Sendable {
             return tasks
         }
         running.forEach { $0.cancel() }
+        if let unlogged = refusals.end() { logRefusalRunEnd(unlogged, resumed: false) }
         await configurationService.shutdown()  // also wakes housekeeping waiting for the first fetch
         for task in running { await task.value }
         await engine.shutdown()
@@ -257,6 +259,7 @@ public final class HermesClient: Sendable {
             return reject(error, input)
         case .success(let (record, isRealtime)):
             if let error = writer.enqueue(record) { return reject(error, input) }
+            if let unlogged = refusals.end() { logRefusalRunEnd(unlogged, resumed: true) }
             if isRealtime { engine.realtime(input.namespace) }
             return .accepted(reportID: record.reportID)
         }
@@ -266,6 +269,7 @@ public final class HermesClient: Sendable {
     private static let consentDenied = HermesError(.consentDenied, "the user denied consent: nothing is stored")
 
     func reject(_ error: HermesError, _ input: RecordBuilder.Input) -> SendOutcome {
+        if error.code == .bufferFull, !refusals.refuse() { return .rejected(error) }
         let level: Logger.Level = error.code == .sampledOut || error.code == .droppedByHook ? .debug : .warning
         logger.log(
             level: level, "hermes: record rejected",
@@ -273,6 +277,17 @@ public final class HermesClient: Sendable {
                 "namespace": "\(input.namespace)", "type": "\(input.type)", "code": "\(error.code)", "reason": "\(error.message)",
             ])
         return .rejected(error)
+    }
+
+    /// Logs the refusals for a full journal that were not logged one by one (``RefusalRun``).
+    private func logRefusalRunEnd(_ unlogged: Int, resumed: Bool) {
+        guard unlogged > 0 else { return }
+        logger.warning(
+            "hermes: more records were rejected while the journal was full",
+            metadata: [
+                "code": "\(HermesError.Code.bufferFull)", "records": "\(unlogged)",
+                "until": "\(resumed ? "a record was accepted" : "shutdown")",
+            ])
     }
 
     // MARK: - Configuration

@@ -63,6 +63,33 @@ struct StorageFaultTests {
         #expect(try harness.metas("meta").map { $0["i"]?.intValue } == (0..<20).map { Int64($0) })
     }
 
+    @Test(arguments: [true, false])
+    func refusalsForAFullJournalAreLoggedOncePerRunWithTheirCount(endsWithAnAcceptedRecord: Bool) async throws {
+        // Given an unwritable store and room for 20 records in memory
+        let harness = Harness()
+        try FileManager.default.createDirectory(at: harness.directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: harness.directory)
+        let logs = CapturedLogs()
+        let client = try HermesClient(configuration: harness.configuration(memoryBufferLimit: 20), logger: logs.logger)
+        for index in 0..<20 { #expect(client.send(type: "appLag", meta: ["i": .int(Int64(index))]).isAccepted) }
+
+        // When 50 sends are refused, then the store becomes writable and one record is
+        // accepted, or the client shuts down
+        #expect((0..<50).allSatisfy { _ in client.send(type: "appLag", meta: ["refused": true]).code == .bufferFull })
+        if endsWithAnAcceptedRecord {
+            try FileManager.default.removeItem(at: harness.directory)
+            try await client.flush()
+            #expect(client.send(type: "appLag", meta: ["i": 20]).isAccepted)
+        }
+        await client.shutdown()
+
+        // Then the first refusal was logged, and the other 49 as one line with their count
+        let refusals = logs.all.filter { $0.metadata["code"] == "\(HermesError.Code.bufferFull)" }
+        #expect(refusals.map(\.message) == ["hermes: record rejected", "hermes: more records were rejected while the journal was full"])
+        #expect(refusals.map { $0.metadata["records"] } == [nil, "49"])
+        #expect(refusals.last?.metadata["until"] == (endsWithAnAcceptedRecord ? "a record was accepted" : "shutdown"))
+    }
+
     @Test func aFullDatabaseBuffersAndRecoversWhenSpaceReturns() async throws {
         // Given a store capped at its current size (PRAGMA max_page_count)
         let harness = Harness()
