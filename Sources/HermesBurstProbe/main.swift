@@ -6,8 +6,8 @@
 // no burst outruns the journal; with a collector it then uploads until every record is delivered.
 // It prints `rss <bytes when the burst began> <peak bytes since>`, `anon <anonymous bytes then>
 // <anonymous bytes at the end>` and, with a collector, `delivery <seconds> <cpu seconds> <bytes
-// posted>` (first send to last record acknowledged) and `rtt <p50 ms> <p99 ms>` (one upload's
-// round trip).
+// posted>` (first send to last record acknowledged) and `rtt <p50 ms> <p99 ms> <first ms>` (one
+// upload's round trip, and when the first upload left after the first send).
 import Foundation
 import Hermes
 import HermesHarness
@@ -66,7 +66,9 @@ func burst() async throws {
     if let anonymousStart, let anonymousEnd { print("anon \(anonymousStart) \(anonymousEnd)") }
     if collector != nil {
         print("delivery \(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18) \(cpuSeconds) \(transport.bodyBytes)")
-        print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99))")
+        let firstUpload = transport.firstPostStart.map { began.duration(to: $0) } ?? seconds
+        let firstMilliseconds = Double(firstUpload.components.seconds) * 1_000 + Double(firstUpload.components.attoseconds) / 1e15
+        print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99)) \(firstMilliseconds)")
     }
 }
 

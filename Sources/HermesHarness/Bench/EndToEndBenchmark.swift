@@ -34,6 +34,8 @@ package struct EndToEndBenchmark {
         var bytes: Double
         var rttP50: Double
         var rttP99: Double
+        /// From the first `send` to the first upload leaving the app.
+        var firstUploadMilliseconds: Double
         var memory: StoreBenchmark.BurstMemory
     }
 
@@ -68,6 +70,7 @@ package struct EndToEndBenchmark {
         }
         report.add("upload_rtt_p50_ms", median(deliveries.map(\.rttP50)), "one 100-record upload's round trip p50 (ms)")
         report.add("upload_rtt_p99_ms", median(deliveries.map(\.rttP99)), "one 100-record upload's round trip p99 (ms)")
+        report.add("first_upload_ms", median(deliveries.map(\.firstUploadMilliseconds)), "from the first send to the first upload (ms)")
         report.add("peak_rss_mb", median(deliveries.map(\.memory.peak)) / 1_048_576, "the app's peak RSS while delivering (MB)")
         report.add("wire_bytes_per_record", median(deliveries.map { $0.bytes / count }), "wire bytes per record")
         report.add(
@@ -101,12 +104,14 @@ package struct EndToEndBenchmark {
         try await server.shutdown()
         guard exit.status == 0, let memory = StoreBenchmark.memory(in: exit.lines),
             let delivery = Self.figures("delivery", in: exit.lines), let rtt = Self.figures("rtt", in: exit.lines),
-            delivery.count == 3, rtt.count == 2
+            delivery.count == 3, rtt.count == 3
         else {
             throw RunFailure("the app process ended with status \(exit.status): \(exit.lines.suffix(5).joined(separator: " / "))")
         }
         guard stored == records else { throw RunFailure("the collector stored \(stored) of \(records) records") }
-        return Delivery(seconds: delivery[0], cpuSeconds: delivery[1], bytes: delivery[2], rttP50: rtt[0], rttP99: rtt[1], memory: memory)
+        return Delivery(
+            seconds: delivery[0], cpuSeconds: delivery[1], bytes: delivery[2], rttP50: rtt[0], rttP99: rtt[1], firstUploadMilliseconds: rtt[2],
+            memory: memory)
     }
 
     /// What `PlatformTransport` posts the app's uploads with on this platform.
