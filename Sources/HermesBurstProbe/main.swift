@@ -57,7 +57,7 @@ func burst() async throws {
             if attempt == 99 { fail("records were still left to upload") }
         }
     }
-    let seconds = began.duration(to: clock.now)
+    let elapsed = began.duration(to: clock.now)
     let cpuSeconds = ProcessTime.cpuSeconds - cpu
     let peak = ResidentMemory.peak ?? -1
     let anonymousEnd = ResidentMemory.anonymous
@@ -65,10 +65,9 @@ func burst() async throws {
     print("rss \(start ?? -1) \(peak)")
     if let anonymousStart, let anonymousEnd { print("anon \(anonymousStart) \(anonymousEnd)") }
     if collector != nil {
-        print("delivery \(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18) \(cpuSeconds) \(transport.bodyBytes)")
-        let firstUpload = transport.firstPostStart.map { began.duration(to: $0) } ?? seconds
-        let firstMilliseconds = Double(firstUpload.components.seconds) * 1_000 + Double(firstUpload.components.attoseconds) / 1e15
-        print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99)) \(firstMilliseconds)")
+        print("delivery \(elapsed.seconds) \(cpuSeconds) \(transport.bodyBytes)")
+        let firstUpload = transport.firstPostStart.map { began.duration(to: $0) } ?? elapsed
+        print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99)) \(firstUpload.seconds * 1_000)")
     }
 }
 

@@ -196,11 +196,11 @@ package final class StoreWriter: @unchecked Sendable {
     /// recovery stays queued while it lasts, unless draining stops.
     private func runPromptWork(stopDraining: Bool = false) {
         let recovering = !stopDraining && journal.isRecovering
+        let isReady = { (job: PromptJob) in !(job.afterRecovery && recovering) }
         let jobs = state.withLock { state in
             if stopDraining { state.draining = false }
-            let ready = state.prompt.filter { !($0.afterRecovery && recovering) }
-            state.prompt.removeAll { !($0.afterRecovery && recovering) }
-            return ready
+            defer { state.prompt.removeAll(where: isReady) }
+            return state.prompt.filter(isReady)
         }
         jobs.forEach { $0.run() }
     }

@@ -37,7 +37,6 @@ package final class TimedTransport: Transport, Sendable {
     package func percentileMilliseconds(_ fraction: Double) -> Double {
         let sorted = durations.withLock { $0 }.sorted()
         guard !sorted.isEmpty else { return 0 }
-        let duration = percentile(fraction, ofSorted: sorted)
-        return Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
+        return percentile(fraction, ofSorted: sorted).seconds * 1_000
     }
 }
