@@ -7,7 +7,8 @@
 // It prints `rss <bytes when the burst began> <peak bytes since>`, `anon <anonymous bytes then>
 // <anonymous bytes at the end>` and, with a collector, `delivery <seconds> <cpu seconds> <bytes
 // posted>` (first send to last record acknowledged) and `rtt <p50 ms> <p99 ms> <first ms>` (one
-// upload's round trip, and when the first upload left after the first send).
+// upload's round trip, and when the first upload left after the first send). Where the system
+// counts them it also prints `io <write calls> <bytes written>`, from the first send to the end.
 import Foundation
 import Hermes
 import HermesHarness
@@ -38,6 +39,7 @@ func burst() async throws {
     let start = ResidentMemory.current
     let anonymousStart = ResidentMemory.anonymous
     let cpu = ProcessTime.cpuSeconds
+    let writes = ProcStat.ownWrites
     let clock = ContinuousClock()
     let began = clock.now
     for start in stride(from: 0, to: records, by: burstSize) {
@@ -59,6 +61,7 @@ func burst() async throws {
     }
     let elapsed = began.duration(to: clock.now)
     let cpuSeconds = ProcessTime.cpuSeconds - cpu
+    let writesEnd = ProcStat.ownWrites
     let peak = ResidentMemory.peak ?? -1
     let anonymousEnd = ResidentMemory.anonymous
     await client.shutdown()
@@ -69,6 +72,7 @@ func burst() async throws {
         let firstUpload = transport.firstPostStart.map { began.duration(to: $0) } ?? elapsed
         print("rtt \(transport.percentileMilliseconds(0.5)) \(transport.percentileMilliseconds(0.99)) \(firstUpload.seconds * 1_000)")
     }
+    if let writes, let writesEnd { print("io \(writesEnd.calls - writes.calls) \(writesEnd.bytes - writes.bytes)") }
 }
 
 try await burst()

@@ -42,4 +42,20 @@ struct ProcStatTests {
     @Test func aProcessThatIsNotThereHasNoReading() {
         #expect(ProcStat.cpuSeconds(process: Int(Int32.max)) == nil)
     }
+
+    @Test func theProcessCountsItsOwnWriteCallsAndTheirBytes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("procstat-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let chunk = [UInt8](repeating: 7, count: 10_000)
+        // Given the counts before five writes of 10,000 bytes
+        let before = try #require(ProcStat.ownWrites)
+        for _ in 0..<5 { #expect(chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == 10_000) }
+        // Then both grew by at least those (other tests of this process write too)
+        let after = try #require(ProcStat.ownWrites)
+        #expect(after.calls - before.calls >= 5)
+        #expect(after.bytes - before.bytes >= 50_000)
+    }
 }

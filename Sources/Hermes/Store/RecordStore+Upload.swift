@@ -118,9 +118,11 @@ extension RecordStore {
     ///   channel next: the v1 wire format's channel semantics (specification §6.1).
     func finishBatch(_ batch: ClaimedBatch, namespace: String, copyingMeta: Bool = false) throws {
         let marks = databaseQuestionMarks(count: batch.rows.count)
-        let (deleted, copied) = try pool.write { db in
-            var copied = 0
-            if copyingMeta, batch.table == .payload {
+        // Cached: most batches have the same row count, so the statements are parsed once.
+        let delete = "DELETE FROM \(batch.table.rawValue) WHERE id IN (\(marks))"
+        let (deleted, copied): (Int, Int)
+        if copyingMeta, batch.table == .payload {
+            (deleted, copied) = try pool.write { db in
                 try db.cachedStatement(
                     sql: """
                         INSERT OR IGNORE INTO meta (report_id, namespace, monitor_type, is_biz, created_time, app_version, meta, size)
@@ -128,12 +130,19 @@ extension RecordStore {
                         FROM payload WHERE id IN (\(marks)) ORDER BY id
                         """
                 ).execute(arguments: StatementArguments(batch.ids))
-                copied = db.changesCount
+                let copied = db.changesCount
+                try db.cachedStatement(sql: delete).execute(arguments: StatementArguments(batch.ids))
+                return (db.changesCount, copied)
             }
-            // Cached: most batches have the same row count, so the statement is parsed once.
-            try db.cachedStatement(sql: "DELETE FROM \(batch.table.rawValue) WHERE id IN (\(marks))")
-                .execute(arguments: StatementArguments(batch.ids))
-            return (db.changesCount, copied)
+        } else {
+            // One statement, atomic on its own: outside an explicit transaction SQLite keeps no
+            // statement journal for it, which for a batch's rows (more than 64 KiB of pages)
+            // was a temporary file created, written and deleted on every upload.
+            deleted = try pool.writeWithoutTransaction { db in
+                try db.cachedStatement(sql: delete).execute(arguments: StatementArguments(batch.ids))
+                return db.changesCount
+            }
+            copied = 0
         }
         inFlight[batch.table]?.subtract(batch.ids)
         adjustCount(namespace, by: copied - deleted)

@@ -37,6 +37,9 @@ package struct EndToEndBenchmark {
         /// From the first `send` to the first upload leaving the app.
         var firstUploadMilliseconds: Double
         var memory: StoreBenchmark.BurstMemory
+        /// The app's write calls and the bytes they passed (`nil` where the system does not
+        /// count them).
+        var writes: (calls: Double, bytes: Double)?
     }
 
     package func run() async throws -> BenchReport {
@@ -73,6 +76,13 @@ package struct EndToEndBenchmark {
         report.add("first_upload_ms", median(deliveries.map(\.firstUploadMilliseconds)), "from the first send to the first upload (ms)")
         report.add("peak_rss_mb", median(deliveries.map(\.memory.peak)) / 1_048_576, "the app's peak RSS while delivering (MB)")
         report.add("wire_bytes_per_record", median(deliveries.map { $0.bytes / count }), "wire bytes per record")
+        let writes = deliveries.compactMap(\.writes)
+        if writes.count == deliveries.count {
+            report.add(
+                "app_written_bytes_per_record", median(writes.map { $0.bytes / count }),
+                "bytes the app passed to write calls per record (store, its WAL and temporary files, journal set-up, sockets)")
+            report.add("app_write_calls_per_record", median(writes.map { $0.calls / count }), "the app's write calls per record")
+        }
         report.add(
             "collector_records_per_s", try await collectorRate(cipher: cipher, document: document, logger: logger),
             "collector ingest records/s (8 uploaders, median of 3)")
@@ -109,9 +119,10 @@ package struct EndToEndBenchmark {
             throw RunFailure("the app process ended with status \(exit.status): \(exit.lines.suffix(5).joined(separator: " / "))")
         }
         guard stored == records else { throw RunFailure("the collector stored \(stored) of \(records) records") }
+        let writes = Self.figures("io", in: exit.lines).flatMap { $0.count == 2 ? (calls: $0[0], bytes: $0[1]) : nil }
         return Delivery(
             seconds: delivery[0], cpuSeconds: delivery[1], bytes: delivery[2], rttP50: rtt[0], rttP99: rtt[1], firstUploadMilliseconds: rtt[2],
-            memory: memory)
+            memory: memory, writes: writes)
     }
 
     /// What `PlatformTransport` posts the app's uploads with on this platform.

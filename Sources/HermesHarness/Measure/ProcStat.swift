@@ -1,8 +1,8 @@
 package import Foundation
 
 /// CPU time of processes and threads read from Linux's `/proc` (`utime` + `stime`), for
-/// benchmarks that split a run's CPU by part. `nil` where it cannot be read (not Linux, or a
-/// process on another host or gone).
+/// benchmarks that split a run's CPU by part, and the process's own write calls. `nil` where it
+/// cannot be read (not Linux, or a process on another host or gone).
 package enum ProcStat: Sendable {
     /// Seconds of CPU process `pid` has used (its threads, not its children).
     package static func cpuSeconds(process pid: Int) -> Double? {
@@ -18,6 +18,20 @@ package enum ProcStat: Sendable {
             else { return total }
             return total + seconds
         }
+    }
+
+    /// This process's write system calls so far and the bytes they passed (`syscw` and `wchar`
+    /// of `/proc/self/io`): files, the temporary files SQLite makes, pipes and sockets alike;
+    /// stores into mapped memory are not calls and are not counted.
+    package static var ownWrites: (calls: Int, bytes: Int)? {
+        guard let text = read("/proc/self/io") else { return nil }
+        var fields: [Substring: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: ":")
+            if parts.count == 2, let value = Int(parts[1].trimmingCharacters(in: .whitespaces)) { fields[parts[0]] = value }
+        }
+        guard let calls = fields["syscw"], let bytes = fields["wchar"] else { return nil }
+        return (calls, bytes)
     }
 
     private static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
