@@ -162,7 +162,8 @@ package struct StoreBenchmark {
 
     /// Resident memory of a burst, in bytes.
     package struct BurstMemory {
-        /// When the burst began: the process's baseline (`nil` where unknown).
+        /// When the burst began, the client started and settled: the process's baseline (`nil`
+        /// where unknown).
         package var start: Double?
         /// The peak from then until `flush()` returned.
         package var peak: Double
@@ -174,7 +175,8 @@ package struct StoreBenchmark {
 
     /// Runs `hermes-burst-probe` (beside `hermes`; it runs only the SDK, with the harness's
     /// workload): an app-sized process of its own, whose figure neither the CLI's own work (NIO,
-    /// the collector) nor the heap the other measurements leave behind can inflate.
+    /// the collector) nor the heap the other measurements leave behind can inflate. Its client is
+    /// started and done with its start-up work before the burst, as an app's would be.
     private func burstMemory() async throws -> BurstMemory {
         let executable = try ChildProcess.hermesExecutable().deletingLastPathComponent().appendingPathComponent("hermes-burst-probe")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hermes-bench-burst-\(UUID().uuidString)")
