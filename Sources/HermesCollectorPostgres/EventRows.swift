@@ -43,16 +43,27 @@ package struct EventRows: Sendable {
         batchID = batch.batchID
         receivedAt = batch.receivedAt
         appKeyID = batch.appKeyID
-        recordCount = batch.records.count
-        var seen = Set<Identity>(minimumCapacity: batch.records.count)
-        let unique = batch.records.filter { seen.insert(Identity(namespace: $0.namespace, reportID: $0.reportID)).inserted }
-        let sorted = unique.sorted {
-            ($0.namespace, $0.reportID, $0.createTime) < ($1.namespace, $1.reportID, $1.createTime)
+        let records = batch.records
+        recordCount = records.count
+        // Positions sorted by the unique key, packet order breaking ties: the first of each
+        // key's run is the record the packet carried first (no record is copied to sort).
+        let order = records.indices.sorted {
+            (records[$0].namespace, records[$0].reportID, $0) < (records[$1].namespace, records[$1].reportID, $1)
         }
+        for column in [\Self.namespaces, \.reportIDs, \.monitorTypes, \.metas, \.userIDs, \.sessionIDs, \.appVersions] {
+            self[keyPath: column].reserveCapacity(records.count)
+        }
+        createTimes.reserveCapacity(records.count)
+        hasPayloads.reserveCapacity(records.count)
+        payloads.reserveCapacity(records.count)
         // Rows without a payload share one empty buffer (the column needs an element per row).
         let none = ByteBuffer()
         var health = DeliveryHealthTally()
-        for record in sorted {
+        var previous: Int?
+        for position in order {
+            let record = records[position]
+            if let previous, records[previous].namespace == record.namespace, records[previous].reportID == record.reportID { continue }
+            previous = position
             namespaces.append(record.namespace)
             reportIDs.append(record.reportID)
             monitorTypes.append(record.monitorType)
@@ -122,9 +133,4 @@ package struct EventRows: Sendable {
         }
     }
 
-    /// What makes two records of a batch the same record.
-    private struct Identity: Hashable {
-        var namespace: String
-        var reportID: String
-    }
 }

@@ -92,6 +92,7 @@ struct JSONParser {
         // Members are gathered first and hashed once, into a dictionary of the right size.
         var members: [(String, JSONValue)] = []
         if keep, let names {
+            members.reserveCapacity(names.names.count)
             // A name is matched where it lies: no string is made for a member left out.
             try readMembers(depth: depth, name: { parser throws(HermesWireError) in try parser.parseMemberName(in: names) }) {
                 name, parser throws(HermesWireError) in
