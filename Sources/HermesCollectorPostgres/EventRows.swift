@@ -132,5 +132,4 @@ package struct EventRows: Sendable {
             milliseconds.append(sample.milliseconds ?? 0)
         }
     }
-
 }
