@@ -11,7 +11,7 @@ package struct EventRows: Sendable {
     package var reportIDs: [String] = []
     package var monitorTypes: [String] = []
     package var createTimes: [Int64] = []
-    package var metas: [String] = []
+    package var metas: [MetaText] = []
     package var hasPayloads: [Bool] = []
     package var payloads: [ByteBuffer] = []
     /// The facet columns, empty for none (``RecordFacets``).
@@ -50,9 +50,10 @@ package struct EventRows: Sendable {
         let order = records.indices.sorted {
             (records[$0].namespace, records[$0].reportID, $0) < (records[$1].namespace, records[$1].reportID, $1)
         }
-        for column in [\Self.namespaces, \.reportIDs, \.monitorTypes, \.metas, \.userIDs, \.sessionIDs, \.appVersions] {
+        for column in [\Self.namespaces, \.reportIDs, \.monitorTypes, \.userIDs, \.sessionIDs, \.appVersions] {
             self[keyPath: column].reserveCapacity(records.count)
         }
+        metas.reserveCapacity(records.count)
         createTimes.reserveCapacity(records.count)
         hasPayloads.reserveCapacity(records.count)
         payloads.reserveCapacity(records.count)
@@ -68,7 +69,7 @@ package struct EventRows: Sendable {
             reportIDs.append(record.reportID)
             monitorTypes.append(record.monitorType)
             createTimes.append(record.createTime)
-            metas.append(String(decoding: record.meta, as: UTF8.self))
+            metas.append(MetaText(bytes: record.meta))
             hasPayloads.append(record.payload != nil)
             payloads.append(record.payload.map { ByteBuffer(bytes: $0) } ?? none)
             userIDs.append(record.facets.userID ?? "")

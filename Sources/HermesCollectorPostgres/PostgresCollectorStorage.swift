@@ -26,7 +26,8 @@ package import PostgresNIO
 public final class PostgresCollectorStorage: CollectorStorage {
     /// What a store may tune beyond its URL.
     public struct Options: Sendable {
-        /// The most connections to the database, the configuration listener's included (default 8).
+        /// The connections to the database, the configuration listener's included (default 8):
+        /// opened at start and kept open (a fixed-size pool).
         public var maximumConnections = 8
         /// How many days ahead (and one behind) the day partitions are made (default 3).
         public var partitionDaysAhead = 3
@@ -64,9 +65,7 @@ public final class PostgresCollectorStorage: CollectorStorage {
     ///   not answer within `options.openTimeout`, or a schema that cannot be migrated.
     public static func open(url: String, logger: Logger, options: Options = Options()) async throws(CollectorError) -> PostgresCollectorStorage {
         let parsed = try PostgresURL(url)
-        var configuration = parsed.configuration
-        configuration.options.maximumConnections = max(2, options.maximumConnections)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: parsed.configuration(poolSize: options.maximumConnections), backgroundLogger: logger)
         let running = Task { await client.run() }
         // A handle for the start-up work and the upkeep; the store returned also owns the upkeep task.
         let storage = PostgresCollectorStorage(client: client, logger: logger, options: options, tasks: [running])
@@ -105,42 +104,8 @@ public final class PostgresCollectorStorage: CollectorStorage {
     /// Runs the insert statement for `rows` on `connection` (one implicit transaction).
     /// - Returns: how many rows were new.
     package static func insert(_ rows: EventRows, on connection: PostgresConnection, logger: Logger) async throws -> Int {
-        var binds = PostgresBindings(capacity: 32)
-        binds.append(rows.namespaces)
-        binds.append(rows.reportIDs)
-        binds.append(rows.monitorTypes)
-        binds.append(rows.createTimes)
-        binds.append(rows.metas)
-        binds.append(rows.hasPayloads)
-        binds.append(rows.payloads)
-        binds.append(rows.deviceID)
-        binds.append(rows.batchID)
-        binds.append(rows.receivedAt)
-        binds.append(rows.userIDs)
-        binds.append(rows.sessionIDs)
-        binds.append(rows.appVersions)
-        binds.append(rows.cells.namespaces)
-        binds.append(rows.cells.reportIDs)
-        binds.append(rows.cells.widths)
-        binds.append(rows.cells.starts)
-        binds.append(rows.cells.measures)
-        binds.append(rows.cells.keys)
-        binds.append(rows.cells.buckets)
-        binds.append(rows.cells.failures)
-        binds.append(rows.cells.milliseconds)
-        binds.append(rows.losses.namespaces)
-        binds.append(rows.losses.reportIDs)
-        binds.append(rows.losses.hours)
-        binds.append(rows.losses.appVersions)
-        binds.append(rows.losses.reasons)
-        binds.append(rows.losses.counts)
-        binds.append(rows.queueDevices)
-        binds.append(rows.queueTimes)
-        binds.append(rows.queueDepths)
-        binds.append(rows.appKeyID)
-        let returned = try await connection.query(PostgresQuery(unsafeSQL: PostgresSchema.insertEvents, binds: binds), logger: logger)
         var stored = 0
-        for try await count in returned.decode(Int64.self) { stored = Int(count) }
+        for try await count in try await connection.execute(InsertEventsStatement(rows: rows), logger: logger) { stored = Int(count) }
         return stored
     }
 

@@ -83,8 +83,9 @@ enum PostgresSchema {
         (4, "events: app key id", ["ALTER TABLE events ADD COLUMN app_key_id text"]),
     ]
 
-    /// The statement that stores a batch: `EventRows` as arrays; answers one row, the count of
-    /// rows that were new (one answer row per batch, not one per new row: less to send and decode).
+    /// The statement that stores a batch (prepared, see `InsertEventsStatement`): `EventRows` as
+    /// arrays; answers one row, the count of rows that were new (one answer row per batch, not
+    /// one per new row: less to send and decode).
     /// The same statement adds the new rows to the minute's counts (`record_minutes`), in key
     /// order so that concurrent batches lock those rows in one order.
     /// It also adds them to the performance rollup (`performance_rollup`) and their reported

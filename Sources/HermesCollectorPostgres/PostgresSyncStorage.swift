@@ -34,7 +34,8 @@ public final class PostgresSyncStorage: SyncStorage {
     /// - Parameters:
     ///   - url: `postgres://user:password@host:port/database` (`?sslmode=…`), as for the collector's store.
     ///   - logger: where the store logs; never with passwords or record contents.
-    ///   - maximumConnections: the pool's size (default 8); applies wait for each other anyway.
+    ///   - maximumConnections: the pool's size (default 8), opened at start and kept open;
+    ///     applies wait for each other anyway.
     ///   - openTimeout: how long to wait for the database (default 10 s).
     /// - Returns: the open store.
     /// - Throws: ``CollectorError/Code/storageFailed`` for a malformed URL, a database that does
@@ -43,9 +44,7 @@ public final class PostgresSyncStorage: SyncStorage {
         url: String, logger: Logger, maximumConnections: Int = 8, openTimeout: Duration = .seconds(10)
     ) async throws(CollectorError) -> PostgresSyncStorage {
         let parsed = try PostgresURL(url)
-        var configuration = parsed.configuration
-        configuration.options.maximumConnections = max(2, maximumConnections)
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = PostgresClient(configuration: parsed.configuration(poolSize: maximumConnections), backgroundLogger: logger)
         let running = Task { await client.run() }
         do {
             try await PostgresErrors.withDeadline(openTimeout, "reach \(parsed.redacted)") {

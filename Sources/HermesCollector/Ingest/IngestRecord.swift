@@ -11,7 +11,8 @@ public struct IngestRecord: Sendable, Hashable {
     public var monitorType: String
     /// When the record was made (`CREATE_TIME`), in milliseconds since 1970.
     public var createTime: Int64
-    /// The meta line as received: one compact JSON object.
+    /// The meta line as received: one compact JSON object (UTF-8, as every line that passes
+    /// the check is; a PostgreSQL store binds these bytes as they are).
     public var meta: [UInt8]
     /// The record's payload, or `nil` when none was sent.
     public var payload: [UInt8]?

@@ -44,6 +44,25 @@ struct CollectorStorageContractTests {
     }
 
     @Test(arguments: StorageKind.available)
+    func metaLineWithTextBeyondASCIIReadsBackWhole(kind: StorageKind) async throws {
+        try await TestStorage.with(kind) { database in
+            try await database.withStore { store in
+                // Given a meta line with text beyond ASCII and an escaped NUL
+                let meta = try CollectorFixture.metaLine(
+                    "r1", namespace: "shop", createTime: 1_795_400_000_000, extra: ["note": .string("café 漢字 🚀 \u{0}")])
+                #expect(String(decoding: meta, as: UTF8.self).contains("\\u0000"))
+                let record = IngestRecord(
+                    namespace: "shop", reportID: "r1", monitorType: "order", createTime: 1_795_400_000_000, meta: meta, payload: nil)
+                // When it is stored
+                #expect(try await store.store(Self.batch([record])) == StoreOutcome(stored: 1, duplicates: 0))
+                // Then it reads back as it was sent
+                let events = try await store.events(EventQuery())
+                #expect(try events.first?.meta.jsonBytes() == meta)
+            }
+        }
+    }
+
+    @Test(arguments: StorageKind.available)
     func recordRepeatedWithinOneBatchIsStoredOnceAndTheFirstWins(kind: StorageKind) async throws {
         try await TestStorage.with(kind) { database in
             try await database.withStore { store in
