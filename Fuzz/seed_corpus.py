@@ -10,7 +10,7 @@ import json
 import pathlib
 import sys
 
-V1_META, V1_PAYLOAD, V2_META, V2_PAYLOAD, SNIFFED, CONFIGURATION, SEALED_GZIP, SEALED_META_BLOCK, PAYLOAD_SLOTS, SYNC_REQUEST = range(10)
+V1_META, V1_PAYLOAD, V2_META, V2_PAYLOAD, SNIFFED, CONFIGURATION, SEALED_GZIP, SEALED_META_BLOCK, PAYLOAD_SLOTS, SYNC_REQUEST, META_CHECK = range(11)
 
 PACKET_TARGETS = {
     ("v1", "meta"): V1_META,
@@ -54,6 +54,16 @@ SYNC_REQUESTS = (
 )
 
 
+# Valid meta lines of namespace JZ (the one the meta check target checks against), with the
+# members it keeps, a repeated checked field, and member names written with escapes.
+META_LINES = (
+    ("net", '{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"net","IS_BIZ":true,"CREATE_TIME":5,'
+            '"USER_ID":"u","durationMs":12.5,"status":503,"lost":{"full":3},"x":[1,{"y":"\\u00e9"}]}'),
+    ("repeated", '{"REPORT_ID":"a","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":false,"CREATE_TIME":-7,"REPORT_ID":"b"}'),
+    ("escaped", '{"REPORT\\u005fID":"r","\\u004eAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":1,"USER_\\u0049D":"\\u00e9"}'),
+)
+
+
 def main(vectors_path: str, output: str) -> None:
     out = pathlib.Path(output)
     out.mkdir(parents=True, exist_ok=True)
@@ -71,6 +81,8 @@ def main(vectors_path: str, output: str) -> None:
             if vector["format"] != "v1":  # a v1 body does not say its kind: sniffing rejects it
                 seed(f"{name}-sniffed", SNIFFED, body)
         seed(f"{name}-meta-block", SEALED_META_BLOCK, "\n".join(vector["metaLines"]).encode())
+        for index, line in enumerate(vector["metaLines"]):
+            seed(f"{name}-meta-{index}", META_CHECK, line.encode())
 
     for name, document in (("empty", "{}"), ("built-in", BUILT_IN), ("out-of-range", OUT_OF_RANGE)):
         seed(f"config-{name}", CONFIGURATION, document.encode())
@@ -80,6 +92,8 @@ def main(vectors_path: str, output: str) -> None:
     seed("slots-9", PAYLOAD_SLOTS, bytes([8]) + bytes(range(90)))
     for name, request in SYNC_REQUESTS:
         seed(f"sync-{name}", SYNC_REQUEST, request.encode())
+    for name, line in META_LINES:
+        seed(f"meta-{name}", META_CHECK, line.encode())
 
 
 if __name__ == "__main__":

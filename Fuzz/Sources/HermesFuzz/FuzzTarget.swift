@@ -31,6 +31,10 @@ enum FuzzTarget: UInt8, CaseIterable {
     /// device reads one: straight from the bytes and through `JSONValue`, the same answer or both
     /// refused.
     case syncRequest
+    /// A meta line checked both ways the collector checks one: built whole (a deployment's rule
+    /// reads it), and only its checked fields and a few members built. Both must give the same
+    /// fields or the same rejection, and the members kept must equal the whole meta's.
+    case metaCheck
 
     /// The target `selector` picks.
     init(selector: UInt8) {
@@ -52,6 +56,28 @@ enum FuzzTarget: UInt8, CaseIterable {
             Self.decodePacket(Self.sealV1(compressed), kind: .meta, version: 1)
         case .payloadSlots: Self.decodeSlots(data)
         case .syncRequest: Self.roundTripSyncRequest(data)
+        case .metaCheck: Self.checkBothWays(data)
+        }
+    }
+
+    /// The members ``metaCheck`` keeps beside the checked fields: ones the collector reads.
+    static let keptNames = ["USER_ID", "durationMs", "lost", "status"]
+    static let kept = RecordCheck.KeptMembers(alsoKeeping: keptNames)
+
+    /// Checks `line` building all of it and building only ``kept``, and compares the two.
+    private static func checkBothWays(_ line: [UInt8]) {
+        let whole = RecordCheck.check(metaLine: line, namespace: "JZ")
+        let some = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: kept)
+        switch (whole, some) {
+        case (.valid(let fields, let meta), .valid(let keptFields, let keptMeta)):
+            precondition(fields == keptFields, "the checked fields differ between the two checks")
+            for name in RecordCheck.fields.map(\.name) + keptNames {
+                precondition(keptMeta[kept.slot(name)] == meta[name], "member \(name) differs between the two checks")
+            }
+        case (.rejected(let reportID, let error), .rejected(let keptReportID, let keptError)):
+            precondition(reportID == keptReportID && error.code == keptError.code, "the two checks reject differently")
+        default:
+            preconditionFailure("one check accepts the line and the other rejects it")
         }
     }
 

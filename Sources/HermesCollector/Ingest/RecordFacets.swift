@@ -21,6 +21,9 @@ public struct RecordFacets: Sendable, Hashable {
     package static let members = RecordCheck.KeptMembers(
         alsoKeeping: [RecordField.userID, RecordField.sessionID, RecordField.appVersion] + PerformanceSample.members
             + DeliveryHealthSample.members)
+    private static let userID = members.slot(RecordField.userID)
+    private static let sessionID = members.slot(RecordField.sessionID)
+    private static let appVersion = members.slot(RecordField.appVersion)
 
     /// No facets.
     public init() {}
@@ -36,11 +39,11 @@ public struct RecordFacets: Sendable, Hashable {
         return value
     }
 
-    /// The facets of a record whose meta holds (at least) ``members``.
-    init(meta: [String: JSONValue], namespace: String, monitorType: String) {
-        userID = Self.text(meta[RecordField.userID])
-        sessionID = Self.text(meta[RecordField.sessionID])
-        appVersion = Self.text(meta[RecordField.appVersion])
+    /// The facets of a record from its meta's ``members``.
+    init(meta: RecordCheck.KeptMeta, namespace: String, monitorType: String) {
+        userID = Self.text(meta[Self.userID])
+        sessionID = Self.text(meta[Self.sessionID])
+        appVersion = Self.text(meta[Self.appVersion])
         if namespace == RecordNamespace.monitoring {
             sample = PerformanceSample(monitorType: monitorType, meta: meta, appVersion: appVersion)
             health = DeliveryHealthSample(monitorType: monitorType, meta: meta, appVersion: appVersion)

@@ -1,4 +1,4 @@
-/// The names of the members a parse builds out of an object (``JSONParser/parse(_:onlyMembers:)``),
+/// The names of the members a parse builds out of an object (``JSONParser/parseMembers(_:named:)``),
 /// kept with their UTF-8 bytes so that each member name of the input is matched where it lies,
 /// without making a `String` of a name that is not kept.
 struct JSONMemberNames: Sendable {
@@ -12,17 +12,15 @@ struct JSONMemberNames: Sendable {
         utf8 = names.map { Array($0.utf8) }
     }
 
-    /// The name whose bytes are `run`, a member name of the input read without escapes.
+    /// The place in ``names`` of the name whose bytes are `run`, a member name of the input read
+    /// without escapes.
     /// - Parameter run: bytes of ASCII text: for ASCII, equal bytes and equal strings are the same.
-    func name(matching run: UnsafeBufferPointer<UInt8>) -> String? {
-        for index in utf8.indices where utf8[index].count == run.count && utf8[index].elementsEqual(run) {
-            return names[index]
-        }
-        return nil
+    func index(matching run: UnsafeBufferPointer<UInt8>) -> Int? {
+        utf8.indices.first { utf8[$0].count == run.count && utf8[$0].elementsEqual(run) }
     }
 
-    /// The name equal to `key` (a member name read with escapes or non-ASCII text).
-    func name(equalTo key: String) -> String? {
-        names.first { $0 == key }
+    /// The place in ``names`` of `key` (a member name read with escapes or non-ASCII text).
+    func index(equalTo key: String) -> Int? {
+        names.firstIndex(of: key)
     }
 }

@@ -14,13 +14,30 @@ struct JSONParser {
     }
 
     /// Parses one JSON value.
-    /// - Parameters:
-    ///   - input: the UTF-8 bytes.
-    ///   - names: when the value is an object, build only its members of these names; every
-    ///     other member is still checked in full, but not built (no strings, arrays or
-    ///     dictionaries made for it). `nil` builds everything.
-    static func parse(_ input: some Collection<UInt8>, onlyMembers names: JSONMemberNames? = nil) throws(HermesWireError) -> JSONValue {
-        try read(input) { parser throws(HermesWireError) in try parser.parseValue(depth: 0, onlyMembers: names) }
+    /// - Parameter input: the UTF-8 bytes.
+    static func parse(_ input: some Collection<UInt8>) throws(HermesWireError) -> JSONValue {
+        try read(input) { parser throws(HermesWireError) in try parser.parseValue(depth: 0) }
+    }
+
+    /// Parses one JSON value, checked in full, and builds only the members `names` lists of the
+    /// object it should be: no strings, arrays or dictionaries are made for the others.
+    /// - Returns: the members' values in the order of `names` (`nil` for one the object lacks,
+    ///   the last for one it repeats), or `nil` when the value is not an object.
+    static func parseMembers(_ input: some Collection<UInt8>, named names: JSONMemberNames) throws(HermesWireError) -> [JSONValue?]? {
+        try read(input) { parser throws(HermesWireError) in
+            guard parser.startsObject else {
+                _ = try parser.parseValue(depth: 0, keep: false)
+                return nil
+            }
+            var values = [JSONValue?](repeating: nil, count: names.names.count)
+            // A name is matched where it lies: no string is made for a member left out.
+            try parser.readMembers(depth: 0, name: { parser throws(HermesWireError) in try parser.parseMemberName(in: names) }) {
+                slot, parser throws(HermesWireError) in
+                let value = try parser.parseValue(depth: 1, keep: slot != nil)
+                if let slot { values[slot] = value }
+            }
+            return values
+        }
     }
 
     /// Reads one JSON value from `input` with `body`, which reads it through ``parseValue(depth:)``,
@@ -70,12 +87,12 @@ struct JSONParser {
     }
 
     /// Parses a value; with `keep` false it only checks it and returns `.null` for strings,
-    /// arrays and objects. `names` limits the members an object keeps (see ``parse(_:onlyMembers:)``).
-    mutating func parseValue(depth: Int, keep: Bool = true, onlyMembers names: JSONMemberNames? = nil) throws(HermesWireError) -> JSONValue {
+    /// arrays and objects.
+    mutating func parseValue(depth: Int, keep: Bool = true) throws(HermesWireError) -> JSONValue {
         guard depth < Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         guard let byte = current else { throw failure("unexpected end of input") }
         switch byte {
-        case UInt8(ascii: "{"): return try parseObject(depth: depth, keep: keep, onlyMembers: names)
+        case UInt8(ascii: "{"): return try parseObject(depth: depth, keep: keep)
         case UInt8(ascii: "["): return try parseArray(depth: depth, keep: keep)
         case UInt8(ascii: "\""):
             let string = try parseString(keep: keep)
@@ -88,22 +105,12 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject(depth: Int, keep: Bool, onlyMembers names: JSONMemberNames?) throws(HermesWireError) -> JSONValue {
+    private mutating func parseObject(depth: Int, keep: Bool) throws(HermesWireError) -> JSONValue {
         // Members are gathered first and hashed once, into a dictionary of the right size.
         var members: [(String, JSONValue)] = []
-        if keep, let names {
-            members.reserveCapacity(names.names.count)
-            // A name is matched where it lies: no string is made for a member left out.
-            try readMembers(depth: depth, name: { parser throws(HermesWireError) in try parser.parseMemberName(in: names) }) {
-                name, parser throws(HermesWireError) in
-                let value = try parser.parseValue(depth: depth + 1, keep: name != nil)
-                if let name { members.append((name, value)) }
-            }
-        } else {
-            try readMembers(depth: depth, keepNames: keep) { key, parser throws(HermesWireError) in
-                let value = try parser.parseValue(depth: depth + 1, keep: keep)
-                if keep { members.append((key, value)) }
-            }
+        try readMembers(depth: depth, keepNames: keep) { key, parser throws(HermesWireError) in
+            let value = try parser.parseValue(depth: depth + 1, keep: keep)
+            if keep { members.append((key, value)) }
         }
         return keep ? .object(Dictionary(members) { _, later in later }) : .null
     }
@@ -189,17 +196,17 @@ struct JSONParser {
         }
     }
 
-    /// Parses a member name and returns the one of `names` it equals, or `nil`. An ASCII name
-    /// without escapes is compared where it lies; any other is made a string first.
-    private mutating func parseMemberName(in names: JSONMemberNames) throws(HermesWireError) -> String? {
+    /// Parses a member name and returns the place in `names` of the one it equals, or `nil`. An
+    /// ASCII name without escapes is compared where it lies; any other is made a string first.
+    private mutating func parseMemberName(in names: JSONMemberNames) throws(HermesWireError) -> Int? {
         let start = index + 1
         var end = start
         while end < bytes.count, case let byte = bytes[end], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20, byte < 0x80 {
             end += 1
         }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return names.name(equalTo: try parseString()) }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return names.index(equalTo: try parseString()) }
         index = end + 1
-        return names.name(matching: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        return names.index(matching: UnsafeBufferPointer(rebasing: bytes[start..<end]))
     }
 
     /// Parses a string; with `keep` false an ASCII string without escapes is only checked and

@@ -1,7 +1,7 @@
 /// The checks a record's meta passes before the collector stores it (docs/collector.md),
 /// defined once for both sides.
 ///
-/// The collector runs ``check(metaLine:namespace:)`` on every meta line of an upload and rejects
+/// The collector runs ``check(metaLine:namespace:keeping:)`` on every meta line of an upload and rejects
 /// the records that fail, one by one. The SDK never lets a caller write the ``fields`` it checks:
 /// ``RecordMeta/merge(user:common:type:)`` and the SDK's meta encoder always take them from
 /// Hermes, even for `appCrash`, so every record `send` accepts passes.
@@ -34,20 +34,52 @@ public enum RecordCheck: Sendable {
         (RecordField.createTime, .integer),
     ]
 
+    /// The places in ``fields`` of the fields a valid record's ``Fields`` are read from.
+    private enum Place {
+        static let reportID = 0
+        static let monitorType = 2
+        static let isBusiness = 3
+        static let createTime = 4
+    }
+
     /// The names of ``fields``: a caller's meta never sets them.
     public static let checkedFields: Set<String> = Set(fields.map(\.name))
 
-    private static let fieldNames = JSONMemberNames(fields.map(\.name))
-
     /// The top-level members a check builds beside the checked ``fields``: chosen once, then
-    /// given to every check (``check(metaLine:namespace:keeping:)``).
+    /// given to every check (``check(metaLine:namespace:keeping:)``), whose ``KeptMeta`` holds
+    /// them in slots found once (``slot(_:)``), so that reading one hashes nothing.
     public struct KeptMembers: Sendable {
         fileprivate let names: JSONMemberNames
 
         /// The checked fields and `members`.
         public init(alsoKeeping members: [String]) {
-            names = JSONMemberNames(RecordCheck.fieldNames.names + members)
+            names = JSONMemberNames(RecordCheck.fields.map(\.name) + members)
         }
+
+        /// Where the member `name` is kept.
+        /// - Precondition: `name` is a checked field or one of the members given.
+        public func slot(_ name: String) -> KeptMeta.Slot {
+            guard let index = names.names.firstIndex(of: name) else { preconditionFailure("\(name) is not kept") }
+            return KeptMeta.Slot(index: index)
+        }
+
+        /// The kept members of a meta already parsed whole.
+        public func kept(from meta: [String: JSONValue]) -> KeptMeta {
+            KeptMeta(values: names.names.map { meta[$0] })
+        }
+    }
+
+    /// The members of a meta line that a check kept (``KeptMembers``), each read by its slot.
+    public struct KeptMeta: Sendable {
+        /// A kept member's place, from ``KeptMembers/slot(_:)``.
+        public struct Slot: Sendable {
+            fileprivate let index: Int
+        }
+
+        fileprivate let values: [JSONValue?]
+
+        /// The member at `slot`, or `nil` when the line does not have it.
+        public subscript(slot: Slot) -> JSONValue? { values[slot.index] }
     }
 
     /// The checked fields of a valid record.
@@ -73,51 +105,71 @@ public enum RecordCheck: Sendable {
         }
     }
 
-    /// What checking one record found.
-    public enum Outcome: Sendable {
-        /// The record may be stored; `meta` is the parsed line.
-        case valid(Fields, meta: [String: JSONValue])
+    /// What checking one record found, with the meta as the check built it.
+    public enum Outcome<Meta: Sendable>: Sendable {
+        /// The record may be stored; `meta` is the parsed line (or its kept members).
+        case valid(Fields, meta: Meta)
         /// The record must not be stored: why, and its `REPORT_ID` when it could be read.
         case rejected(reportID: String?, HermesWireError)
+
+        /// The same outcome with the meta of a valid record transformed.
+        public func map<Other: Sendable>(_ transform: (Meta) -> Other) -> Outcome<Other> {
+            switch self {
+            case .valid(let fields, let meta): .valid(fields, meta: transform(meta))
+            case .rejected(let reportID, let error): .rejected(reportID: reportID, error)
+            }
+        }
     }
 
-    /// Parses and checks one meta line of an upload to `namespace`.
+    /// Parses and checks one meta line of an upload to `namespace`, building all of it.
     /// - Parameters:
     ///   - metaLine: the compact JSON object.
     ///   - namespace: the upload's `X-Hermes-Namespace`.
-    ///   - keepingMeta: whether `.valid` carries the whole parsed line. With `false` the line is
-    ///     still checked in full (valid JSON, an object), but only the checked ``fields`` are
-    ///     built and carried: what a collector needs to store the line as received, at a fraction
-    ///     of the cost.
-    /// - Returns: the checked fields, or the rejection with code ``HermesWireError/Code/invalidJSON``,
-    ///   ``HermesWireError/Code/invalidRecord``, ``HermesWireError/Code/missingField``,
-    ///   ``HermesWireError/Code/invalidField``, ``HermesWireError/Code/invalidText`` (a NUL, see
-    ///   ``CheckedText``) or ``HermesWireError/Code/namespaceMismatch``.
-    ///   Messages name fields, never their values.
-    public static func check(metaLine: [UInt8], namespace: String, keepingMeta: Bool = true) -> Outcome {
-        check(metaLine: metaLine, namespace: namespace, keepingMembers: keepingMeta ? nil : fieldNames)
+    /// - Returns: the checked fields and the parsed line, or the rejection with code
+    ///   ``HermesWireError/Code/invalidJSON``, ``HermesWireError/Code/invalidRecord``,
+    ///   ``HermesWireError/Code/missingField``, ``HermesWireError/Code/invalidField``,
+    ///   ``HermesWireError/Code/invalidText`` (a NUL, see ``CheckedText``) or
+    ///   ``HermesWireError/Code/namespaceMismatch``. Messages name fields, never their values.
+    public static func check(metaLine: [UInt8], namespace: String) -> Outcome<[String: JSONValue]> {
+        let object: [String: JSONValue]
+        do {
+            guard let parsed = try JSONParser.parse(metaLine).objectValue else { return notAnObject() }
+            object = parsed
+        } catch {
+            return notJSON(error)
+        }
+        return check(namespace: namespace, meta: object) { object[fields[$0].name] }
     }
 
     /// Parses and checks one meta line of an upload to `namespace`, building only the checked
     /// ``fields`` and the other `members`: what a collector reads from a line it stores as
-    /// received.
-    public static func check(metaLine: [UInt8], namespace: String, keeping members: KeptMembers) -> Outcome {
-        check(metaLine: metaLine, namespace: namespace, keepingMembers: members.names)
+    /// received. The line is still checked in full (valid JSON, an object).
+    /// - Returns: as ``check(metaLine:namespace:)``, with the kept members.
+    public static func check(metaLine: [UInt8], namespace: String, keeping members: KeptMembers) -> Outcome<KeptMeta> {
+        let kept: KeptMeta
+        do {
+            guard let values = try JSONParser.parseMembers(metaLine, named: members.names) else { return notAnObject() }
+            kept = KeptMeta(values: values)
+        } catch {
+            return notJSON(error)
+        }
+        // The checked fields are the first slots, in the order of `fields`.
+        return check(namespace: namespace, meta: kept) { kept.values[$0] }
     }
 
-    private static func check(metaLine: [UInt8], namespace: String, keepingMembers: JSONMemberNames?) -> Outcome {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(metaLine, onlyMembers: keepingMembers)
-        } catch {
-            return .rejected(reportID: nil, HermesWireError(.invalidJSON, "the meta line is not valid JSON: \(error.message)"))
-        }
-        guard let object = value.objectValue else {
-            return .rejected(reportID: nil, HermesWireError(.invalidRecord, "the meta line is not a JSON object"))
-        }
-        let reportID = object[RecordField.reportID]?.stringValue
-        for (name, requirement) in fields {
-            if let error = problem(object[name], name: name, requirement: requirement, namespace: namespace) {
+    private static func notJSON<Meta>(_ error: HermesWireError) -> Outcome<Meta> {
+        .rejected(reportID: nil, HermesWireError(.invalidJSON, "the meta line is not valid JSON: \(error.message)"))
+    }
+
+    private static func notAnObject<Meta>() -> Outcome<Meta> {
+        .rejected(reportID: nil, HermesWireError(.invalidRecord, "the meta line is not a JSON object"))
+    }
+
+    /// Checks the parsed line's ``fields``, read by their place in ``fields``.
+    private static func check<Meta>(namespace: String, meta: Meta, field: (Int) -> JSONValue?) -> Outcome<Meta> {
+        let reportID = field(Place.reportID)?.stringValue
+        for (index, (name, requirement)) in fields.enumerated() {
+            if let error = problem(field(index), name: name, requirement: requirement, namespace: namespace) {
                 let readable = reportID.flatMap { $0.isEmpty || CheckedText.problem($0, name: "") != nil ? nil : $0 }
                 return .rejected(reportID: readable, error)
             }
@@ -125,11 +177,11 @@ public enum RecordCheck: Sendable {
         // Every field was checked above; the reads below cannot fail.
         let fields = Fields(
             reportID: reportID ?? "", namespace: namespace,
-            monitorType: object[RecordField.monitorType]?.stringValue ?? "",
-            isBusiness: object[RecordField.isBusiness]?.boolValue ?? false,
-            createTime: object[RecordField.createTime]?.intValue ?? 0
+            monitorType: field(Place.monitorType)?.stringValue ?? "",
+            isBusiness: field(Place.isBusiness)?.boolValue ?? false,
+            createTime: field(Place.createTime)?.intValue ?? 0
         )
-        return .valid(fields, meta: object)
+        return .valid(fields, meta: meta)
     }
 
     private static func problem(_ value: JSONValue?, name: String, requirement: Requirement, namespace: String) -> HermesWireError? {

@@ -34,7 +34,7 @@ struct FuzzRegressionTests {
         guard let selector = input.first else { throw HermesWireError(.emptyBatch, "no selector byte") }
         let data = Array(input.dropFirst())
         let packet: DecodedPacket
-        switch selector % 10 {
+        switch selector % 11 {
         case 0: packet = try decoder.decode(data, kind: .meta, version: 1)
         case 1: packet = try decoder.decode(data, kind: .payload, version: 1)
         case 2: packet = try decoder.decode(data, kind: .meta, version: 2)
@@ -48,8 +48,11 @@ struct FuzzRegressionTests {
         case 8:
             packet = try decoder.decode(
                 data, kind: .payload, version: 2, limits: PacketLimits(blockBytes: 64 << 10, packetBytes: 128 << 10, records: 8))
-        default:
+        case 9:
             _ = try SyncRequest(jsonBytes: SyncRequest(jsonBytes: data).jsonBytes())
+            return
+        default:
+            if case .rejected(_, let error) = RecordCheck.check(metaLine: data, namespace: "JZ") { throw error }
             return
         }
         for line in packet.packet.metaLines {

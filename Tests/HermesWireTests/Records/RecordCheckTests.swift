@@ -10,6 +10,17 @@ struct RecordCheckTests {
         try JSONValue.object(object).jsonBytes()
     }
 
+    /// The checked fields only: what a collector builds of a line it stores as received.
+    static let checkedOnly = RecordCheck.KeptMembers(alsoKeeping: [])
+
+    /// `line` checked building the whole meta (`true`) or only the checked fields (`false`),
+    /// the meta left out.
+    static func check(_ line: [UInt8], keepingMeta: Bool) -> RecordCheck.Outcome<Void> {
+        keepingMeta
+            ? RecordCheck.check(metaLine: line, namespace: "JZ").map { _ in () }
+            : RecordCheck.check(metaLine: line, namespace: "JZ", keeping: checkedOnly).map { _ in () }
+    }
+
     @Test func aValidRecordGivesItsCheckedFields() throws {
         guard case .valid(let fields, let meta) = RecordCheck.check(metaLine: try Self.line(Self.valid), namespace: "JZ") else {
             Issue.record("expected a valid record")
@@ -37,7 +48,7 @@ struct RecordCheckTests {
         let failure = Self.failures[index]
         var object = Self.valid
         for (key, value) in failure.change { object[key] = value }
-        guard case .rejected(let reportID, let error) = RecordCheck.check(metaLine: try Self.line(object), namespace: "JZ", keepingMeta: keepingMeta)
+        guard case .rejected(let reportID, let error) = Self.check(try Self.line(object), keepingMeta: keepingMeta)
         else {
             Issue.record("\(failure.name): expected a rejection")
             return
@@ -50,8 +61,8 @@ struct RecordCheckTests {
     @Test(arguments: [true, false])
     func aLineThatIsNotAnObjectIsRejected(keepingMeta: Bool) {
         guard
-            case .rejected(nil, let notJSON) = RecordCheck.check(metaLine: Array(#"{"REPORT_ID":"#.utf8), namespace: "JZ", keepingMeta: keepingMeta),
-            case .rejected(nil, let notObject) = RecordCheck.check(metaLine: Array("[1,2]".utf8), namespace: "JZ", keepingMeta: keepingMeta)
+            case .rejected(nil, let notJSON) = Self.check(Array(#"{"REPORT_ID":"#.utf8), keepingMeta: keepingMeta),
+            case .rejected(nil, let notObject) = Self.check(Array("[1,2]".utf8), keepingMeta: keepingMeta)
         else {
             Issue.record("expected two rejections without a REPORT_ID")
             return
@@ -73,7 +84,7 @@ struct RecordCheckTests {
         "\"\\ud800\"", "\"\\x\"", "1e999", "{1:2}", "nul", String(repeating: "[", count: 70) + String(repeating: "]", count: 70),
     ])
     func withoutKeepingMetaTheUncheckedMembersAreStillCheckedInFull(value: String) {
-        guard case .rejected(_, let error) = RecordCheck.check(metaLine: Self.line(withUnchecked: value), namespace: "JZ", keepingMeta: false) else {
+        guard case .rejected(_, let error) = Self.check(Self.line(withUnchecked: value), keepingMeta: false) else {
             Issue.record("expected \(value) to be rejected")
             return
         }
@@ -82,50 +93,52 @@ struct RecordCheckTests {
 
     @Test func withoutKeepingMetaInvalidUTF8InAnUncheckedMemberIsRejected() {
         let line = Self.line(withUnchecked: "\"").dropLast() + [0xC3, 0x28, UInt8(ascii: "\""), UInt8(ascii: "}")]
-        guard case .rejected(_, let error) = RecordCheck.check(metaLine: Array(line), namespace: "JZ", keepingMeta: false) else {
+        guard case .rejected(_, let error) = Self.check(Array(line), keepingMeta: false) else {
             Issue.record("expected a rejection")
             return
         }
         #expect(error.code == .invalidJSON)
     }
 
-    @Test func withoutKeepingMetaAValidLineGivesTheSameFieldsAndOnlyThem() throws {
+    @Test func withoutKeepingMetaAValidLineGivesTheSameFieldsAndTheMembersKept() throws {
         let extra = #"{"list":[1,-2.5e3,"a\u00e9\ud83d\ude00",null,{"deep":[[true,false]]}],"text":"ünïcødé","REPORT_ID":"nested"}"#
         let line = Self.line(withUnchecked: extra)
+        let members = RecordCheck.KeptMembers(alsoKeeping: ["x", "absent"])
         guard case .valid(let full, let meta) = RecordCheck.check(metaLine: line, namespace: "JZ"),
-            case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false)
+            case .valid(let fields, let kept) = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: members)
         else {
             Issue.record("expected the line to be valid both ways")
             return
         }
         #expect(fields == full)
         #expect(fields.reportID == "r1")
-        #expect(Set(checked.keys) == RecordCheck.checkedFields)
-        #expect(meta["x"]?.objectValue?["text"] == "ünïcødé")
+        #expect(kept[members.slot("REPORT_ID")] == "r1")
+        #expect(kept[members.slot("x")] == meta["x"])
+        #expect(kept[members.slot("x")]?.objectValue?["text"] == "ünïcødé")
+        #expect(kept[members.slot("absent")] == nil)
     }
 
     @Test func memberNamesWithEscapesOrNonASCIITextAreMatchedAsTheirTextEitherWay() throws {
         let line = Array(
             #"{"REPORT\u005fID":"r1","\u004eAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"é\"":1,"USER_ID":"u"}"#.utf8)
+        let members = RecordCheck.KeptMembers(alsoKeeping: ["é\"", "USER_ID"])
         guard case .valid(let full, _) = RecordCheck.check(metaLine: line, namespace: "JZ"),
-            case .valid(let fields, let checked) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: false),
-            case .valid(_, let kept) = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: .init(alsoKeeping: ["é\"", "USER_ID"]))
+            case .valid(let fields, let kept) = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: members)
         else {
-            Issue.record("expected the line to be valid every way")
+            Issue.record("expected the line to be valid both ways")
             return
         }
         #expect(fields == full)
         #expect(fields == RecordCheck.Fields(reportID: "r1", namespace: "JZ", monitorType: "t", isBusiness: true, createTime: 5))
-        #expect(Set(checked.keys) == RecordCheck.checkedFields)
-        #expect(kept["é\""] == 1)
-        #expect(kept["USER_ID"] == "u")
+        #expect(kept[members.slot("é\"")] == 1)
+        #expect(kept[members.slot("USER_ID")] == "u")
     }
 
     @Test(arguments: [[0xC3, 0x28], [0x01], [UInt8(ascii: "\\"), UInt8(ascii: "x")]])
     func aMemberNameThatIsNotValidTextIsRejectedEitherWay(name: [UInt8]) {
         let line = Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,""#.utf8) + name + Array(#"":1}"#.utf8)
         for keepingMeta in [true, false] {
-            guard case .rejected(_, let error) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: keepingMeta) else {
+            guard case .rejected(_, let error) = Self.check(line, keepingMeta: keepingMeta) else {
                 Issue.record("expected a rejection")
                 return
             }
@@ -136,7 +149,7 @@ struct RecordCheckTests {
     @Test func aRepeatedCheckedFieldCountsByItsLastValueEitherWay() {
         let line = Array(#"{"REPORT_ID":"first","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"REPORT_ID":"last"}"#.utf8)
         for keepingMeta in [true, false] {
-            guard case .valid(let fields, _) = RecordCheck.check(metaLine: line, namespace: "JZ", keepingMeta: keepingMeta) else {
+            guard case .valid(let fields, _) = Self.check(line, keepingMeta: keepingMeta) else {
                 Issue.record("expected a valid record")
                 return
             }

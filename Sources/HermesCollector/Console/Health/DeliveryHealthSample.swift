@@ -18,17 +18,24 @@ public struct DeliveryHealthSample: Sendable, Hashable {
     private static let lostMember = "lost"
     private static let queueDepthMember = "queueDepth"
 
+    /// Where ``members`` are in the facets' kept meta.
+    private enum Slot {
+        static let lost = RecordFacets.members.slot(DeliveryHealthSample.lostMember)
+        static let queueDepth = RecordFacets.members.slot(DeliveryHealthSample.queueDepthMember)
+        static let device = RecordFacets.members.slot(RecordField.deviceID)
+    }
+
     /// The sample an `sdkHealth` record reports, or `nil` for other types.
-    init?(monitorType: String, meta: [String: JSONValue], appVersion: String?) {
+    init?(monitorType: String, meta: RecordCheck.KeptMeta, appVersion: String?) {
         guard monitorType == MonitorType.sdkHealth else { return nil }
         self.appVersion = appVersion ?? "unknown"
         var lost: [String: Int64] = [:]
-        for (reason, count) in meta[Self.lostMember]?.objectValue ?? [:] {
+        for (reason, count) in meta[Slot.lost]?.objectValue ?? [:] {
             guard let reason = RecordFacets.text(.string(reason)), let count = count.intValue, count > 0 else { continue }
             lost[reason] = count
         }
         self.lost = lost
-        device = RecordFacets.text(meta[RecordField.deviceID])
-        queueDepth = meta[Self.queueDepthMember]?.intValue
+        device = RecordFacets.text(meta[Slot.device])
+        queueDepth = meta[Slot.queueDepth]?.intValue
     }
 }

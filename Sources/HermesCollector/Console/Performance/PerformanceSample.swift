@@ -21,6 +21,15 @@ public struct PerformanceSample: Sendable, Hashable {
     private static let path = "path"
     private static let status = "status"
 
+    /// Where ``members`` are in the facets' kept meta.
+    private enum Slot {
+        static let launchMs = RecordFacets.members.slot(PerformanceSample.launchMs)
+        static let durationMs = RecordFacets.members.slot(PerformanceSample.durationMs)
+        static let host = RecordFacets.members.slot(PerformanceSample.host)
+        static let path = RecordFacets.members.slot(PerformanceSample.path)
+        static let status = RecordFacets.members.slot(PerformanceSample.status)
+    }
+
     /// What is measured.
     public var measure: Measure
     /// What the breakdown groups by: the app version (`unknown` without one) for a launch, the
@@ -42,19 +51,19 @@ public struct PerformanceSample: Sendable, Hashable {
 
     /// The sample a record of `monitorType` reports, or `nil` for other types and for a launch
     /// or hang without its duration.
-    init?(monitorType: String, meta: [String: JSONValue], appVersion: String?) {
+    init?(monitorType: String, meta: RecordCheck.KeptMeta, appVersion: String?) {
         switch monitorType {
         case MonitorType.appBoot:
-            guard let launch = meta[Self.launchMs]?.doubleValue else { return nil }
+            guard let launch = meta[Slot.launchMs]?.doubleValue else { return nil }
             self.init(measure: .launch, key: appVersion ?? "unknown", milliseconds: launch)
         case MonitorType.appLag:
-            guard let duration = meta[Self.durationMs]?.doubleValue else { return nil }
+            guard let duration = meta[Slot.durationMs]?.doubleValue else { return nil }
             self.init(measure: .hang, key: "", milliseconds: duration)
         case MonitorType.net, MonitorType.netError:
-            let host = RecordFacets.text(meta[Self.host]) ?? "?"
-            let path = RecordFacets.text(meta[Self.path]) ?? "/"
-            let failed = monitorType == MonitorType.netError || (meta[Self.status]?.intValue ?? 0) >= 500
-            self.init(measure: .request, key: "\(host) \(path)", milliseconds: meta[Self.durationMs]?.doubleValue, failed: failed)
+            let host = RecordFacets.text(meta[Slot.host]) ?? "?"
+            let path = RecordFacets.text(meta[Slot.path]) ?? "/"
+            let failed = monitorType == MonitorType.netError || (meta[Slot.status]?.intValue ?? 0) >= 500
+            self.init(measure: .request, key: "\(host) \(path)", milliseconds: meta[Slot.durationMs]?.doubleValue, failed: failed)
         default:
             return nil
         }
