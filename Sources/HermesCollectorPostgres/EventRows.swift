@@ -7,17 +7,17 @@ package import NIOCore
 ///
 /// Pure: built before the statement runs, the same for the store and the bench's raw insert.
 package struct EventRows: Sendable {
-    package var namespaces: [String] = []
-    package var reportIDs: [String] = []
-    package var monitorTypes: [String] = []
+    package var namespaces = TextColumn()
+    package var reportIDs = TextColumn()
+    package var monitorTypes = TextColumn()
     package var createTimes: [Int64] = []
-    package var metas: [MetaText] = []
+    package var metas = TextColumn()
     package var hasPayloads: [Bool] = []
     package var payloads: [ByteBuffer] = []
     /// The facet columns, empty for none (``RecordFacets``).
-    package var userIDs: [String] = []
-    package var sessionIDs: [String] = []
-    package var appVersions: [String] = []
+    package var userIDs = TextColumn()
+    package var sessionIDs = TextColumn()
+    package var appVersions = TextColumn()
     /// The performance rollup cells the rows add to, each with its row's namespace and report
     /// id: the statement adds those of the rows that were new.
     package var cells = PerformanceCellColumns()
@@ -25,7 +25,7 @@ package struct EventRows: Sendable {
     /// and report id: the statement adds those of the rows that were new.
     package var losses = LossColumns()
     /// Each reporting device's latest queue depth in the batch (new rows or not).
-    package var queueDevices: [String] = []
+    package var queueDevices = TextColumn()
     package var queueTimes: [Int64] = []
     package var queueDepths: [Int64] = []
     package var deviceID: String?
@@ -50,10 +50,14 @@ package struct EventRows: Sendable {
         let order = records.indices.sorted {
             (records[$0].namespace, records[$0].reportID, $0) < (records[$1].namespace, records[$1].reportID, $1)
         }
-        for column in [\Self.namespaces, \.reportIDs, \.monitorTypes, \.userIDs, \.sessionIDs, \.appVersions] {
-            self[keyPath: column].reserveCapacity(records.count)
+        let first = records.first
+        namespaces.reserveCapacity(records.count, bytesEach: first?.namespace.utf8.count ?? 0)
+        reportIDs.reserveCapacity(records.count, bytesEach: first?.reportID.utf8.count ?? 0)
+        monitorTypes.reserveCapacity(records.count, bytesEach: first?.monitorType.utf8.count ?? 0)
+        metas.reserveCapacity(records.count, bytesEach: first?.meta.count ?? 0)
+        for column in [\Self.userIDs, \.sessionIDs, \.appVersions] {
+            self[keyPath: column].reserveCapacity(records.count, bytesEach: 0)
         }
-        metas.reserveCapacity(records.count)
         createTimes.reserveCapacity(records.count)
         hasPayloads.reserveCapacity(records.count)
         payloads.reserveCapacity(records.count)
@@ -69,7 +73,7 @@ package struct EventRows: Sendable {
             reportIDs.append(record.reportID)
             monitorTypes.append(record.monitorType)
             createTimes.append(record.createTime)
-            metas.append(MetaText(bytes: record.meta))
+            metas.append(utf8: record.meta)
             hasPayloads.append(record.payload != nil)
             payloads.append(record.payload.map { ByteBuffer(bytes: $0) } ?? none)
             userIDs.append(record.facets.userID ?? "")
@@ -92,11 +96,11 @@ package struct EventRows: Sendable {
 
     /// The records lost on devices as columns of an `unnest(…)`, one row per record and reason.
     package struct LossColumns: Sendable {
-        package var namespaces: [String] = []
-        package var reportIDs: [String] = []
+        package var namespaces = TextColumn()
+        package var reportIDs = TextColumn()
         package var hours: [Int64] = []
-        package var appVersions: [String] = []
-        package var reasons: [String] = []
+        package var appVersions = TextColumn()
+        package var reasons = TextColumn()
         package var counts: [Int64] = []
 
         mutating func append(_ reason: String, _ lost: Int64, of sample: DeliveryHealthSample, record: IngestRecord) {
@@ -111,12 +115,12 @@ package struct EventRows: Sendable {
 
     /// The rollup cells as columns of an `unnest(…)`, one row per record and cell.
     package struct PerformanceCellColumns: Sendable {
-        package var namespaces: [String] = []
-        package var reportIDs: [String] = []
+        package var namespaces = TextColumn()
+        package var reportIDs = TextColumn()
         package var widths: [Int64] = []
         package var starts: [Int64] = []
-        package var measures: [String] = []
-        package var keys: [String] = []
+        package var measures = TextColumn()
+        package var keys = TextColumn()
         package var buckets: [Int64] = []
         package var failures: [Int64] = []
         package var milliseconds: [Double] = []

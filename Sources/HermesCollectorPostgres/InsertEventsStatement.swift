@@ -9,6 +9,9 @@ struct InsertEventsStatement: PostgresPreparedStatement {
     /// The count of rows that were new.
     typealias Row = Int64
 
+    /// The statement's name on each connection (postgres-nio's default, the type's name, is
+    /// spelled out again on every run).
+    static let name = "hermes_insert_events"
     static let sql = PostgresSchema.insertEvents
 
     /// The binds' types, in the order ``PostgresSchema/insertEvents`` lists them.
