@@ -1,5 +1,4 @@
 package import HermesCollector
-package import NIOCore
 
 /// A batch as the columns of one `INSERT … SELECT FROM unnest(…)`: each record once per
 /// `(namespace, reportID)` (the first in packet order wins), rows sorted by the unique key so
@@ -7,17 +6,17 @@ package import NIOCore
 ///
 /// Pure: built before the statement runs, the same for the store and the bench's raw insert.
 package struct EventRows: Sendable {
-    package var namespaces = TextColumn()
-    package var reportIDs = TextColumn()
-    package var monitorTypes = TextColumn()
-    package var createTimes: [Int64] = []
-    package var metas = TextColumn()
-    package var hasPayloads: [Bool] = []
-    package var payloads: [ByteBuffer] = []
+    package var namespaces = ArrayColumn<String>()
+    package var reportIDs = ArrayColumn<String>()
+    package var monitorTypes = ArrayColumn<String>()
+    package var createTimes = ArrayColumn<Int64>()
+    package var metas = ArrayColumn<String>()
+    package var hasPayloads = ArrayColumn<Bool>()
+    package var payloads = ArrayColumn<PayloadBytes>()
     /// The facet columns, empty for none (``RecordFacets``).
-    package var userIDs = TextColumn()
-    package var sessionIDs = TextColumn()
-    package var appVersions = TextColumn()
+    package var userIDs = ArrayColumn<String>()
+    package var sessionIDs = ArrayColumn<String>()
+    package var appVersions = ArrayColumn<String>()
     /// The performance rollup cells the rows add to, each with its row's namespace and report
     /// id: the statement adds those of the rows that were new.
     package var cells = PerformanceCellColumns()
@@ -25,9 +24,9 @@ package struct EventRows: Sendable {
     /// and report id: the statement adds those of the rows that were new.
     package var losses = LossColumns()
     /// Each reporting device's latest queue depth in the batch (new rows or not).
-    package var queueDevices = TextColumn()
-    package var queueTimes: [Int64] = []
-    package var queueDepths: [Int64] = []
+    package var queueDevices = ArrayColumn<String>()
+    package var queueTimes = ArrayColumn<Int64>()
+    package var queueDepths = ArrayColumn<Int64>()
     package var deviceID: String?
     package var batchID: String?
     package var receivedAt: Int64
@@ -61,8 +60,6 @@ package struct EventRows: Sendable {
         createTimes.reserveCapacity(records.count)
         hasPayloads.reserveCapacity(records.count)
         payloads.reserveCapacity(records.count)
-        // Rows without a payload share one empty buffer (the column needs an element per row).
-        let none = ByteBuffer()
         var health = DeliveryHealthTally()
         var previous: Int?
         for position in order {
@@ -75,7 +72,8 @@ package struct EventRows: Sendable {
             createTimes.append(record.createTime)
             metas.append(utf8: record.meta)
             hasPayloads.append(record.payload != nil)
-            payloads.append(record.payload.map { ByteBuffer(bytes: $0) } ?? none)
+            // A row without a payload still has an element, empty (the column needs one per row).
+            payloads.append(PayloadBytes(bytes: record.payload ?? []))
             userIDs.append(record.facets.userID ?? "")
             sessionIDs.append(record.facets.sessionID ?? "")
             appVersions.append(record.facets.appVersion ?? "")
@@ -96,12 +94,12 @@ package struct EventRows: Sendable {
 
     /// The records lost on devices as columns of an `unnest(…)`, one row per record and reason.
     package struct LossColumns: Sendable {
-        package var namespaces = TextColumn()
-        package var reportIDs = TextColumn()
-        package var hours: [Int64] = []
-        package var appVersions = TextColumn()
-        package var reasons = TextColumn()
-        package var counts: [Int64] = []
+        package var namespaces = ArrayColumn<String>()
+        package var reportIDs = ArrayColumn<String>()
+        package var hours = ArrayColumn<Int64>()
+        package var appVersions = ArrayColumn<String>()
+        package var reasons = ArrayColumn<String>()
+        package var counts = ArrayColumn<Int64>()
 
         mutating func append(_ reason: String, _ lost: Int64, of sample: DeliveryHealthSample, record: IngestRecord) {
             namespaces.append(record.namespace)
@@ -115,15 +113,15 @@ package struct EventRows: Sendable {
 
     /// The rollup cells as columns of an `unnest(…)`, one row per record and cell.
     package struct PerformanceCellColumns: Sendable {
-        package var namespaces = TextColumn()
-        package var reportIDs = TextColumn()
-        package var widths: [Int64] = []
-        package var starts: [Int64] = []
-        package var measures = TextColumn()
-        package var keys = TextColumn()
-        package var buckets: [Int64] = []
-        package var failures: [Int64] = []
-        package var milliseconds: [Double] = []
+        package var namespaces = ArrayColumn<String>()
+        package var reportIDs = ArrayColumn<String>()
+        package var widths = ArrayColumn<Int64>()
+        package var starts = ArrayColumn<Int64>()
+        package var measures = ArrayColumn<String>()
+        package var keys = ArrayColumn<String>()
+        package var buckets = ArrayColumn<Int64>()
+        package var failures = ArrayColumn<Int64>()
+        package var milliseconds = ArrayColumn<Double>()
 
         mutating func append(_ cell: PerformanceCell, of sample: PerformanceSample, record: IngestRecord) {
             namespaces.append(record.namespace)

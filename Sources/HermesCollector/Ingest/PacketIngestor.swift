@@ -44,12 +44,15 @@ struct PacketIngestor: Sendable {
             }
             // The line is stored as received: only a deployment's rule needs the whole of it
             // parsed; otherwise only the checked fields and the facets' members are built.
-            let check =
-                recordRule == nil
-                ? RecordCheck.check(metaLine: line, namespace: headers.namespace, keeping: RecordFacets.members).map {
-                    (kept: $0, whole: [String: JSONValue]?.none)
-                }
-                : RecordCheck.check(metaLine: line, namespace: headers.namespace).map { (kept: RecordFacets.members.kept(from: $0), whole: $0) }
+            let check: RecordCheck.Outcome<RecordCheck.KeptMeta>
+            var whole: [String: JSONValue]?
+            if recordRule == nil {
+                check = RecordCheck.check(metaLine: line, namespace: headers.namespace, keeping: RecordFacets.members)
+            } else {
+                let parsed = RecordCheck.check(metaLine: line, namespace: headers.namespace)
+                if case .valid(_, let meta) = parsed { whole = meta }
+                check = parsed.map(RecordFacets.members.kept(from:))
+            }
             switch check {
             case .rejected(let reportID, let error):
                 rejected.append(.init(index: index, reportID: reportID, code: error.code.description, reason: error.message))
@@ -58,9 +61,9 @@ struct PacketIngestor: Sendable {
                 let record = IngestRecord(
                     namespace: fields.namespace, reportID: fields.reportID, monitorType: fields.monitorType,
                     createTime: fields.createTime, meta: line, payload: payload.isEmpty ? nil : payload,
-                    facets: RecordFacets(meta: meta.kept, namespace: fields.namespace, monitorType: fields.monitorType)
+                    facets: RecordFacets(meta: meta, namespace: fields.namespace, monitorType: fields.monitorType)
                 )
-                if let whole = meta.whole, let reason = recordRule?(record, whole) {
+                if let whole, let reason = recordRule?(record, whole) {
                     rejected.append(
                         .init(index: index, reportID: fields.reportID, code: CollectorError.Code.refusedByRule.description, reason: reason))
                 } else {
