@@ -48,7 +48,7 @@ struct NetworkCaptureTests {
     @Test func aRefusedConnectionAndATimeoutAreSampledAsNetErrors() async throws {
         let harness = Harness()
         let client = try harness.client()
-        let refused = try ListeningSocket().closedPort()
+        let refused = ListeningSocket.refusingPort
         let silent = try ListeningSocket()
         var slow = URLRequest(url: URL(string: "http://127.0.0.1:\(silent.port)/slow")!)
         slow.timeoutInterval = 1

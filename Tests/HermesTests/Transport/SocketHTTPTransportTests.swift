@@ -91,8 +91,8 @@ struct SocketHTTPTransportTests {
     }
 
     @Test func aRefusedConnectionIsATypedError() async throws {
-        // Given a port nothing listens on any more
-        let port = try ScriptedHTTPServer { _ in }.port
+        // Given a port nothing listens on
+        let port = ListeningSocket.refusingPort
 
         // When a request is sent there, then the transport says so
         let error = await #expect(throws: SocketTransportError.self) {
