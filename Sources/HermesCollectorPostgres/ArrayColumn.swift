@@ -53,6 +53,12 @@ package protocol ArrayColumnElement: Sendable {
     static func append(_ value: Self, to column: inout ArrayColumn<Self>)
 }
 
+extension ArrayColumnElement where Self: PostgresArrayEncodable {
+    /// The types postgres-nio binds the element with.
+    package static var elementType: PostgresDataType { psqlType }
+    package static var arrayType: PostgresDataType { psqlArrayType }
+}
+
 extension ArrayColumn {
     mutating func append(_ value: Element) {
         Element.append(value, to: &self)
@@ -60,8 +66,6 @@ extension ArrayColumn {
 }
 
 extension String: ArrayColumnElement {
-    package static var elementType: PostgresDataType { .text }
-    package static var arrayType: PostgresDataType { .textArray }
     package static var size: Int? { nil }
     package static func append(_ value: String, to column: inout ArrayColumn<String>) {
         var value = value
@@ -77,8 +81,6 @@ extension ArrayColumn<String> {
 }
 
 extension Int64: ArrayColumnElement {
-    package static var elementType: PostgresDataType { .int8 }
-    package static var arrayType: PostgresDataType { .int8Array }
     package static var size: Int? { 8 }
     package static func append(_ value: Int64, to column: inout ArrayColumn<Int64>) {
         withUnsafeBytes(of: value.bigEndian) { column.append(binary: $0) }
@@ -86,8 +88,6 @@ extension Int64: ArrayColumnElement {
 }
 
 extension Double: ArrayColumnElement {
-    package static var elementType: PostgresDataType { .float8 }
-    package static var arrayType: PostgresDataType { .float8Array }
     package static var size: Int? { 8 }
     package static func append(_ value: Double, to column: inout ArrayColumn<Double>) {
         withUnsafeBytes(of: value.bitPattern.bigEndian) { column.append(binary: $0) }
@@ -95,8 +95,6 @@ extension Double: ArrayColumnElement {
 }
 
 extension Bool: ArrayColumnElement {
-    package static var elementType: PostgresDataType { .bool }
-    package static var arrayType: PostgresDataType { .boolArray }
     package static var size: Int? { 1 }
     package static func append(_ value: Bool, to column: inout ArrayColumn<Bool>) {
         withUnsafeBytes(of: UInt8(value ? 1 : 0)) { column.append(binary: $0) }

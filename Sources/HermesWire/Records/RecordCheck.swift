@@ -36,10 +36,15 @@ public enum RecordCheck: Sendable {
 
     /// The places in ``fields`` of the fields a valid record's ``Fields`` are read from.
     private enum Place {
-        static let reportID = 0
-        static let monitorType = 2
-        static let isBusiness = 3
-        static let createTime = 4
+        static let reportID = of(RecordField.reportID)
+        static let monitorType = of(RecordField.monitorType)
+        static let isBusiness = of(RecordField.isBusiness)
+        static let createTime = of(RecordField.createTime)
+
+        private static func of(_ name: String) -> Int {
+            guard let place = fields.firstIndex(where: { $0.name == name }) else { preconditionFailure("\(name) is not checked") }
+            return place
+        }
     }
 
     /// The names of ``fields``: a caller's meta never sets them.
@@ -59,7 +64,7 @@ public enum RecordCheck: Sendable {
         /// Where the member `name` is kept.
         /// - Precondition: `name` is a checked field or one of the members given.
         public func slot(_ name: String) -> KeptMeta.Slot {
-            guard let index = names.names.firstIndex(of: name) else { preconditionFailure("\(name) is not kept") }
+            guard let index = names.index(equalTo: name) else { preconditionFailure("\(name) is not kept") }
             return KeptMeta.Slot(index: index)
         }
 
