@@ -101,10 +101,10 @@ extension Bool: ArrayColumnElement {
     }
 }
 
-/// A payload: a `bytea` element.
+/// A payload: a `bytea` element, typed as postgres-nio binds a `ByteBuffer`.
 package struct PayloadBytes: ArrayColumnElement {
-    package static var elementType: PostgresDataType { .bytea }
-    package static var arrayType: PostgresDataType { .byteaArray }
+    package static var elementType: PostgresDataType { ByteBuffer.psqlType }
+    package static var arrayType: PostgresDataType { ByteBuffer.psqlArrayType }
     package static var size: Int? { nil }
     let bytes: [UInt8]
     package static func append(_ value: PayloadBytes, to column: inout ArrayColumn<PayloadBytes>) {

@@ -55,7 +55,7 @@ package struct EventRows: Sendable {
         monitorTypes.reserveCapacity(records.count, bytesEach: first?.monitorType.utf8.count ?? 0)
         metas.reserveCapacity(records.count, bytesEach: first?.meta.count ?? 0)
         for column in [\Self.userIDs, \.sessionIDs, \.appVersions] {
-            self[keyPath: column].reserveCapacity(records.count, bytesEach: 0)
+            self[keyPath: column].reserveCapacity(records.count)
         }
         createTimes.reserveCapacity(records.count)
         hasPayloads.reserveCapacity(records.count)
