@@ -9,6 +9,9 @@ import NIOHTTPTypes
 /// - while a body arrives, each read must come within ``Timeouts/bodyRead`` of the one before.
 ///
 /// A connection that misses a deadline is closed; a request handler in progress is never cut.
+/// Each step only notes its deadline: one timer per connection, armed for the earliest deadline
+/// it has to meet, finds at its turn whether the deadline has moved and waits again for it, so
+/// that the reads and writes of a request start and cancel no timer of their own.
 final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -27,7 +30,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private let timeouts: Timeouts
     private let metrics: CollectorMetrics
     private var address: String?
-    private var deadline: Scheduled<Void>?
+    /// When the current step must be over; `nil` while a request handler runs.
+    private var deadline: NIODeadline?
+    /// The connection's timer, and when it fires: never after ``deadline``.
+    private var timer: (task: Scheduled<Void>, firesAt: NIODeadline)?
 
     init(limiter: ConnectionLimiter, timeouts: Timeouts, metrics: CollectorMetrics) {
         self.limiter = limiter
@@ -49,7 +55,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head: wait(timeouts.bodyRead, context: context)
         case .body: wait(timeouts.bodyRead, context: context)
-        case .end: cancelDeadline()
+        case .end: deadline = nil
         }
         context.fireChannelRead(data)
     }
@@ -60,7 +66,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        cancelDeadline()
+        deadline = nil
+        timer?.task.cancel()
+        timer = nil
         if let address {
             limiter.release(address)
             self.address = nil
@@ -80,16 +88,23 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func wait(_ timeout: TimeAmount, context: ChannelHandlerContext) {
-        cancelDeadline()
-        let channel = context.channel
-        deadline = context.eventLoop.scheduleTask(in: timeout) { [metrics] in
+        let due = NIODeadline.now() + timeout
+        deadline = due
+        if let timer, timer.firesAt <= due { return }
+        timer?.task.cancel()
+        arm(at: due, on: context.eventLoop, closing: context.channel)
+    }
+
+    /// Arms the timer for `time`: then it closes `channel` if the deadline has passed, and
+    /// otherwise waits again for the deadline, if there is one.
+    private func arm(at time: NIODeadline, on loop: any EventLoop, closing channel: any Channel) {
+        let task = loop.assumeIsolated().scheduleTask(deadline: time) { [self] in
+            timer = nil
+            guard let deadline else { return }
+            guard deadline <= .now() else { return arm(at: deadline, on: loop, closing: channel) }
             metrics.countConnectionTimedOut()
             channel.close(promise: nil)
         }
-    }
-
-    private func cancelDeadline() {
-        deadline?.cancel()
-        deadline = nil
+        timer = (task, time)
     }
 }

@@ -173,7 +173,7 @@ struct CollectorServeCommand: AsyncParsableCommand {
         if settings.logJSON {
             LoggingSystem.bootstrap(JSONLogHandler.init)
         } else {
-            LoggingSystem.bootstrap(StreamLogHandler.standardError)
+            LoggingSystem.bootstrap(TextLogHandler.init)
         }
         var logger = Logger(label: "hermes.collector")
         logger.logLevel = settings.logLevel

@@ -134,6 +134,23 @@ struct RecordCheckTests {
         #expect(kept[members.slot("USER_ID")] == "u")
     }
 
+    @Test func keptNamesSharingACountAFirstByteOrAPrefixAndTheEmptyNameAreToldApart() {
+        let line = Array(
+            #"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,"ab":1,"aX":2,"a":3,"abc":4,"":5,"b":6,"REPORT_IDS":7}"#
+                .utf8)
+        let members = RecordCheck.KeptMembers(alsoKeeping: ["aX", "ab", "abc", "a", "", "ac", "REPORT_ID2"])
+        guard case .valid(let fields, let kept) = RecordCheck.check(metaLine: line, namespace: "JZ", keeping: members) else {
+            Issue.record("expected the line to be valid")
+            return
+        }
+        #expect(fields.reportID == "r1")
+        for (name, value) in [("ab", 1), ("aX", 2), ("a", 3), ("abc", 4), ("", 5)] {
+            #expect(kept[members.slot(name)] == .int(Int64(value)), "\(name)")
+        }
+        #expect(kept[members.slot("ac")] == nil)
+        #expect(kept[members.slot("REPORT_ID2")] == nil)
+    }
+
     @Test(arguments: [[0xC3, 0x28], [0x01], [UInt8(ascii: "\\"), UInt8(ascii: "x")]])
     func aMemberNameThatIsNotValidTextIsRejectedEitherWay(name: [UInt8]) {
         let line = Array(#"{"REPORT_ID":"r1","NAMESPACE":"JZ","MONITOR_TYPE":"t","IS_BIZ":true,"CREATE_TIME":5,""#.utf8) + name + Array(#"":1}"#.utf8)
