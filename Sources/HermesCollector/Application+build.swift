@@ -128,12 +128,13 @@ public func buildApplication(
         maximum: ConnectionLimiter.openFileCeiling(below: configuration.maxConnections), maximumPerAddress: configuration.maxConnectionsPerAddress
     )
     let timeouts = ConnectionGuard.Timeouts(head: .init(configuration.headTimeout), bodyRead: .init(configuration.bodyReadTimeout))
-    let http1 = HTTPServerBuilder.http1(
-        configuration: .init(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)]))
-    var server = http1
-    if let tls = try configuration.tls?.loaded() {
+    let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
+    let tls = try configuration.tls?.loaded()
+    let server = HTTPServerBuilder { responder in
+        let channel = HTTP1Channel(responder: responder, configuration: http1)
+        guard let tls else { return EventLoopBoundChannel(base: channel) }
         do {
-            server = try .tls(http1, tlsConfiguration: tls)
+            return EventLoopBoundChannel(base: try TLSChannel(channel, tlsConfiguration: tls))
         } catch {
             throw CollectorError(.invalidTLS, "cannot serve TLS: \(error)")
         }
