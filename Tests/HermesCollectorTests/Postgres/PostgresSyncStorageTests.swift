@@ -8,7 +8,7 @@ import Testing
 struct PostgresSyncStorageTests {
     @Test func closingLetsTheApplyUnderWayFinishAndRefusesLaterOnesAtOnce() async throws {
         try await TestStorage.with(.postgres) { database in
-            let store = try await PostgresSyncStorage.open(url: database.location, logger: TestStorage.logger)
+            let store = try await database.openPostgresSyncStore()
             let rules = SyncStorageContractTests.rules
             // Given an apply under way when the store closes
             async let applied = store.apply(
@@ -34,14 +34,14 @@ struct PostgresSyncStorageTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        let store = try await PostgresSyncStorage.open(url: database.location, logger: TestStorage.logger)
+                        let store = try await database.openPostgresSyncStore()
                         await store.close()
                     }
                 }
                 try await group.waitForAll()
             }
             // Then one more finds them ready, and the collector's own tables migrate beside them
-            let store = try await PostgresSyncStorage.open(url: database.location, logger: TestStorage.logger)
+            let store = try await database.openPostgresSyncStore()
             let outcome = try await store.apply(
                 SyncStorageContractTests.create(1, "teams", -1, ["name": "a"]), from: SyncIdentity(clientID: "d1"), schemaVersion: 1,
                 rules: SyncStorageContractTests.rules, now: 1

@@ -10,7 +10,7 @@ extension TestStorage {
             case .sqlite:
                 try await body(try SQLiteSyncStorage(path: database.location + ".sync"))
             case .postgres:
-                let store = try await PostgresSyncStorage.open(url: database.location, logger: logger)
+                let store = try await database.openPostgresSyncStore()
                 do {
                     try await body(store)
                 } catch {
@@ -20,5 +20,11 @@ extension TestStorage {
                 await store.close()
             }
         }
+    }
+
+    /// A PostgreSQL record sync store on this database, allowed a minute to open: a busy two-core
+    /// machine running the whole suite.
+    func openPostgresSyncStore() async throws -> PostgresSyncStorage {
+        try await PostgresSyncStorage.open(url: location, logger: Self.logger, openTimeout: .seconds(60))
     }
 }
