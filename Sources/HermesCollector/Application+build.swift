@@ -128,10 +128,11 @@ public func buildApplication(
         maximum: ConnectionLimiter.openFileCeiling(below: configuration.maxConnections), maximumPerAddress: configuration.maxConnectionsPerAddress
     )
     let timeouts = ConnectionGuard.Timeouts(head: .init(configuration.headTimeout), bodyRead: .init(configuration.bodyReadTimeout))
-    let http1 = HTTP1Channel.Configuration(additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
+    let http1Configuration = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [ConnectionGuard(limiter: limiter, timeouts: timeouts, metrics: metrics)])
     let tls = try configuration.tls?.loaded()
     let server = HTTPServerBuilder { responder in
-        let channel = HTTP1Channel(responder: responder, configuration: http1)
+        let channel = HTTP1Channel(responder: responder, configuration: http1Configuration)
         guard let tls else { return EventLoopBoundChannel(base: channel) }
         do {
             return EventLoopBoundChannel(base: try TLSChannel(channel, tlsConfiguration: tls))
