@@ -3,6 +3,10 @@ import Foundation
 /// Writes a ``TransportRequest`` as HTTP/1.1 bytes: request line, `Host`, `Content-Length`
 /// (whenever there is a body, or the method is `POST` or `PUT`), the request's own fields, then
 /// the body. The connection stays open for the next request.
+///
+/// The bytes are appended straight into one array sized for the whole message: the URL's path
+/// and query are read as they are stored (no `URLComponents`, which parses the URL again), and no
+/// intermediate `String` is made.
 enum HTTPRequestEncoder {
     /// Fields the encoder writes itself; a request's own are refused.
     static let framingFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
@@ -12,27 +16,53 @@ enum HTTPRequestEncoder {
     ///   (a line break or a control character in it, a name that is not a token) or that the
     ///   encoder writes itself.
     static func encode(_ request: TransportRequest, host: String, port: Int) throws(SocketTransportError) -> [UInt8] {
-        let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
-        let path = components?.percentEncodedPath ?? ""
-        let query = components?.percentEncodedQuery.map { "?\($0)" } ?? ""
-        let authority = host.contains(":") ? "[\(host)]" : host
         guard isToken(request.method) else { throw SocketTransportError(.invalidRequest, "the method is not an HTTP token") }
-        var head = "\(request.method) \(path.isEmpty ? "/" : path)\(query) HTTP/1.1\r\nHost: \(authority)\(port == 80 ? "" : ":\(port)")\r\n"
-        if !request.body.isEmpty || request.method == "POST" || request.method == "PUT" {
-            head += "Content-Length: \(request.body.count)\r\n"
-        }
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+        let fields = request.headers.sorted { $0.key < $1.key }
+        for (name, value) in fields {
             guard isToken(name), !framingFields.contains(name.lowercased()) else {
                 throw SocketTransportError(.invalidRequest, "the header field name \(name) cannot be sent")
             }
             guard value.utf8.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
                 throw SocketTransportError(.invalidRequest, "the value of header field \(name) holds a control character")
             }
-            head += "\(name): \(value)\r\n"
         }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        bytes.append(contentsOf: request.body)
+        let path = request.url.path(percentEncoded: true)
+        let query = request.url.query(percentEncoded: true)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256 + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 } + request.body.count)
+        bytes += request.method.utf8
+        bytes.append(UInt8(ascii: " "))
+        if path.isEmpty { bytes.append(UInt8(ascii: "/")) } else { bytes += path.utf8 }
+        if let query {
+            bytes.append(UInt8(ascii: "?"))
+            bytes += query.utf8
+        }
+        bytes += " HTTP/1.1\r\nHost: ".utf8
+        if host.utf8.contains(UInt8(ascii: ":")) {
+            bytes.append(UInt8(ascii: "["))
+            bytes += host.utf8
+            bytes.append(UInt8(ascii: "]"))
+        } else {
+            bytes += host.utf8
+        }
+        if port != 80 {
+            bytes.append(UInt8(ascii: ":"))
+            bytes += String(port).utf8
+        }
+        bytes += "\r\n".utf8
+        if !request.body.isEmpty || request.method == "POST" || request.method == "PUT" {
+            bytes += "Content-Length: ".utf8
+            bytes += String(request.body.count).utf8
+            bytes += "\r\n".utf8
+        }
+        for (name, value) in fields {
+            bytes += name.utf8
+            bytes += ": ".utf8
+            bytes += value.utf8
+            bytes += "\r\n".utf8
+        }
+        bytes += "\r\n".utf8
+        bytes += request.body
         return bytes
     }
 
