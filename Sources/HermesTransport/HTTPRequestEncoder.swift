@@ -5,8 +5,8 @@ import Foundation
 /// the body. The connection stays open for the next request.
 ///
 /// The bytes are appended straight into one array sized for the whole message: the URL's path
-/// and query are read as they are stored (no `URLComponents`, which parses the URL again), and no
-/// intermediate `String` is made.
+/// and query are read as they are stored (no `URLComponents`, which parses the URL again), and
+/// the head is never built as a `String` first.
 enum HTTPRequestEncoder {
     /// Fields the encoder writes itself; a request's own are refused.
     static let framingFields: Set<String> = ["host", "content-length", "transfer-encoding", "connection"]
@@ -29,7 +29,10 @@ enum HTTPRequestEncoder {
         let path = request.url.path(percentEncoded: true)
         let query = request.url.query(percentEncoded: true)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(256 + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 } + request.body.count)
+        // The fixed text (`HTTP/1.1`, `Host`, `Content-Length`, the port, brackets, line ends) is
+        // under 96 bytes; the rest is counted.
+        let variable = request.method.utf8.count + path.utf8.count + (query?.utf8.count ?? 0) + host.utf8.count + request.body.count
+        bytes.reserveCapacity(96 + variable + fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count + 4 })
         bytes += request.method.utf8
         bytes.append(UInt8(ascii: " "))
         if path.isEmpty { bytes.append(UInt8(ascii: "/")) } else { bytes += path.utf8 }
