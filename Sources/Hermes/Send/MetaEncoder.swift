@@ -81,7 +81,7 @@ struct MetaEncoder: Sendable {
         let spliced = try withUnsafeTemporaryAllocation(of: Member.self, capacity: user.count) { members throws(HermesWireError) in
             guard let count = sortSplicable(user, into: members) else { return [UInt8]?.none }
             defer { members.baseAddress?.deinitialize(count: count) }
-            return try splice(UnsafeBufferPointer(rebasing: members[..<count]), varying)
+            return try splice(UnsafeMutableBufferPointer(rebasing: members[..<count]), varying)
         }
         if let spliced { return spliced }
         let withProperties = properties.isEmpty ? user : properties.merging(user) { _, callerValue in callerValue }
@@ -92,6 +92,17 @@ struct MetaEncoder: Sendable {
     private struct Member {
         let key: String
         let value: JSONValue
+        /// Where it goes: before the common field at this index in ``fields`` (their count:
+        /// after them all).
+        var slot = 0
+        /// A value that is not a string, an integer, a boolean or null, encoded while the meta
+        /// is measured.
+        var encoded: [UInt8]?
+
+        init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     /// Puts `user`'s members into `members` and sorts them there by key (no array), or returns
@@ -114,51 +125,65 @@ struct MetaEncoder: Sendable {
     }
 
     /// The meta's bytes: the template with the sorted `members` spliced in where their keys sort
-    /// and the varying fields written in their places.
-    private func splice(_ members: UnsafeBufferPointer<Member>, _ varying: Varying) throws(HermesWireError) -> [UInt8] {
-        var output: [UInt8] = []
-        output.reserveCapacity(
-            members.reduce(template.count + 96 + varying.monitorType.utf8.count + varying.namespace.utf8.count) { total, member in
-                total + member.key.utf8.count + 4 + Self.estimatedSize(of: member.value)
-            }
-        )
-        output.append(UInt8(ascii: "{"))
-        var next = 0
-        try template.withUnsafeBufferPointer { template throws(HermesWireError) in
-            // Constant fields are copied in runs that end at a varying field or a caller's field.
-            var run = 0
-            for field in fields {
-                if next < members.count, Self.key(members[next].key, precedes: template[field.key]) {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.start]))
-                    run = field.start
-                    repeat {
-                        try write(members[next], into: &output)
-                        output.append(UInt8(ascii: ","))
-                        next += 1
-                    } while next < members.count && Self.key(members[next].key, precedes: template[field.key])
-                }
-                if let value = field.varying {
-                    output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run..<field.end]))
-                    write(value, varying, into: &output)
-                    run = field.end
-                }
-            }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: template[run...]))
+    /// and the varying fields written in their places. Every byte is counted first: the meta is
+    /// written without a capacity check into a buffer of its exact size, and its array is
+    /// allocated once, at that size.
+    private func splice(_ members: UnsafeMutableBufferPointer<Member>, _ varying: Varying) throws(HermesWireError) -> [UInt8] {
+        var size = 2 + template.count + Self.size(of: varying)
+        // Each member's slot, from the last: a caller's key sorts after most common fields (they
+        // are upper case), so most members take one comparison.
+        var slot = fields.count
+        for index in members.indices.reversed() {
+            while slot > 0, Self.key(members[index].key, precedes: fields[slot - 1].key, in: template) { slot -= 1 }
+            members[index].slot = slot
+            size += try Self.measure(&members[index])
         }
-        while next < members.count {
-            output.append(UInt8(ascii: ","))
-            try write(members[next], into: &output)
-            next += 1
+        // Written on the stack and appended to an array reserved at its size: the array's own
+        // uninitialized initializer looks its storage type up in the runtime on every call.
+        var meta: [UInt8] = []
+        meta.reserveCapacity(size)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            var output = JSONOutputCursor(buffer)
+            output.append(UInt8(ascii: "{"))
+            template.withUnsafeBufferPointer { template in
+                // Constant fields are copied in runs that end at a varying field or a caller's field.
+                var run = 0
+                var next = 0
+                for (index, field) in fields.enumerated() {
+                    if next < members.count, members[next].slot == index {
+                        output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.start]))
+                        run = field.start
+                        repeat {
+                            Self.write(members[next], into: &output)
+                            output.append(UInt8(ascii: ","))
+                            next += 1
+                        } while next < members.count && members[next].slot == index
+                    }
+                    if let value = field.varying {
+                        output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.end]))
+                        Self.write(value, varying, into: &output)
+                        run = field.end
+                    }
+                }
+                output.append(bytes: UnsafeBufferPointer(rebasing: template[run...]))
+                for member in members[next...] {
+                    output.append(UInt8(ascii: ","))
+                    Self.write(member, into: &output)
+                }
+            }
+            output.append(UInt8(ascii: "}"))
+            let count = buffer.baseAddress.map { output.position - $0 } ?? 0
+            assert(count == size, "MetaEncoder: \(count) bytes written, \(size) counted")
+            meta.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
-        output.append(UInt8(ascii: "}"))
-        return output
+        return meta
     }
 
     /// Whether a caller's ASCII `key` sorts before a common field's key (never equal: such a key
     /// takes the general path).
-    private static func key(_ key: String, precedes fieldKey: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+    private static func key(_ key: String, precedes fieldKey: Range<Int>, in template: [UInt8]) -> Bool {
         var key = key
-        return key.withUTF8 { $0.lexicographicallyPrecedes(fieldKey) }
+        return key.withUTF8 { key in template.withUnsafeBufferPointer { key.lexicographicallyPrecedes($0[fieldKey]) } }
     }
 
     /// The common fields of a record as a dictionary.
@@ -181,32 +206,62 @@ struct MetaEncoder: Sendable {
         return !Self.commonNames.contains(key)
     }
 
-    /// About the encoded size of `value`, so that the meta is allocated once and not much larger
-    /// than it needs (records wait in memory while the disk catches up).
-    private static func estimatedSize(of value: JSONValue) -> Int {
-        switch value {
-        case .string(let string): string.utf8.count + 2
-        case .int: 20
-        case .double: 24
-        case .bool, .null: 5
-        case .array, .object: 64
+    /// The bytes of `varying`'s values.
+    private static func size(of varying: Varying) -> Int {
+        JSONValue.quotedSize(of: varying.reportID) + JSONValue.decimalSize(of: varying.createTime)
+            + JSONValue.quotedSize(of: varying.monitorType) + (varying.isBusiness ? 4 : 5) + JSONValue.quotedSize(of: varying.namespace)
+    }
+
+    /// The bytes of `"key":value,` for `member`; a value that is not a scalar is encoded here
+    /// (one level deep), which is where it can fail.
+    private static func measure(_ member: inout Member) throws(HermesWireError) -> Int {
+        let value: Int
+        switch member.value {
+        case .string(let string): value = JSONValue.quotedSize(of: string)
+        case .int(let integer): value = JSONValue.decimalSize(of: integer)
+        case .bool(let bool): value = bool ? 4 : 5
+        case .null: value = 4
+        case .double, .array, .object:
+            var encoded: [UInt8] = []
+            try member.value.write(into: &encoded, depth: 1)
+            member.encoded = encoded
+            value = encoded.count
+        }
+        return JSONValue.quotedSize(of: member.key) + 1 + value + 1
+    }
+
+    /// Writes `"key":value`, a member of the meta object, as ``measure(_:)`` counted it.
+    private static func write(_ member: Member, into output: inout JSONOutputCursor) {
+        JSONValue.writeString(member.key, into: &output)
+        output.append(UInt8(ascii: ":"))
+        if let encoded = member.encoded {
+            encoded.withUnsafeBufferPointer { output.append(bytes: $0) }
+            return
+        }
+        switch member.value {
+        case .string(let string): JSONValue.writeString(string, into: &output)
+        case .int(let integer): JSONValue.writeInteger(integer, into: &output)
+        case .bool(let bool): write(bool, into: &output)
+        case .null: write("null", into: &output)
+        case .double, .array, .object: assertionFailure("MetaEncoder: a value that is not a scalar was not encoded")
         }
     }
 
-    /// Writes `"key":value`, a member of the meta object (one level deep).
-    private func write(_ member: Member, into output: inout [UInt8]) throws(HermesWireError) {
-        JSONValue.writeString(member.key, into: &output)
-        output.append(UInt8(ascii: ":"))
-        try member.value.write(into: &output, depth: 1)
-    }
-
-    private func write(_ field: VaryingField, _ varying: Varying, into output: inout [UInt8]) {
+    private static func write(_ field: VaryingField, _ varying: Varying, into output: inout JSONOutputCursor) {
         switch field {
         case .reportID: JSONValue.writeString(varying.reportID, into: &output)
         case .createTime: JSONValue.writeInteger(varying.createTime, into: &output)
         case .monitorType: JSONValue.writeString(varying.monitorType, into: &output)
-        case .isBusiness: output.append(contentsOf: (varying.isBusiness ? "true" : "false").utf8)
+        case .isBusiness: write(varying.isBusiness, into: &output)
         case .namespace: JSONValue.writeString(varying.namespace, into: &output)
         }
+    }
+
+    private static func write(_ bool: Bool, into output: inout JSONOutputCursor) {
+        write(bool ? "true" : "false", into: &output)
+    }
+
+    private static func write(_ literal: StaticString, into output: inout JSONOutputCursor) {
+        literal.withUTF8Buffer { output.append(bytes: $0) }
     }
 }

@@ -68,11 +68,10 @@ extension JSONValue {
         output.append(UInt8(ascii: "}"))
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
     /// Appends `string` as a JSON string (quoted and escaped) to `output`; runs that need no
-    /// escaping are copied at once.
-    public static func writeString(_ string: String, into output: inout [UInt8]) {
+    /// escaping are copied at once. It writes ``quotedSize(of:)`` bytes.
+    @inlinable
+    public static func writeString(_ string: String, into output: inout some JSONOutput) {
         output.append(UInt8(ascii: "\""))
         // A native string lends its bytes without a copy of the value (and its reference count).
         if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, into: &output) }) == nil {
@@ -82,21 +81,49 @@ extension JSONValue {
         output.append(UInt8(ascii: "\""))
     }
 
+    /// How many bytes ``writeString(_:into:)`` writes for `string`: its UTF-8, the quotes and
+    /// the escapes.
+    @inlinable
+    public static func quotedSize(of string: String) -> Int {
+        func size(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+            var size = 2 + bytes.count
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                size += escapeGrowth(byte)
+            }
+            return size
+        }
+        if let size = string.utf8.withContiguousStorageIfAvailable(size) { return size }
+        var string = string
+        return string.withUTF8(size)
+    }
+
+    /// How many bytes escaping `byte` (a quote, a backslash or a control character) adds to it.
+    @inlinable
+    static func escapeGrowth(_ byte: UInt8) -> Int {
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: return 1
+        default: return 5
+        }
+    }
+
     /// Appends UTF-8 `bytes` escaped for a JSON string; runs that need no escaping are copied at once.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    @inlinable
+    static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout some JSONOutput) {
         var runStart = 0
         for index in bytes.indices {
             let byte = bytes[index]
             guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
             writeEscape(byte, into: &output)
             runStart = index + 1
         }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+        output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
     }
 
-    /// Writes `value` in decimal, as `String(value)` spells it, without making the string.
-    public static func writeInteger(_ value: Int64, into output: inout [UInt8]) {
+    /// Writes `value` in decimal, as `String(value)` spells it, without making the string. It
+    /// writes ``decimalSize(of:)`` bytes.
+    @inlinable
+    public static func writeInteger(_ value: Int64, into output: inout some JSONOutput) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
         var magnitude = value.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -106,12 +133,25 @@ extension JSONValue {
                 digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 
+    /// How many bytes ``writeInteger(_:into:)`` writes for `value`.
+    @inlinable
+    public static func decimalSize(of value: Int64) -> Int {
+        var magnitude = value.magnitude
+        var size = value < 0 ? 2 : 1
+        while magnitude >= 10 {
+            magnitude /= 10
+            size += 1
+        }
+        return size
+    }
+
     /// Writes the escape sequence of a quote, a backslash or a control character.
-    private static func writeEscape(_ byte: UInt8, into output: inout [UInt8]) {
+    @inlinable
+    static func writeEscape(_ byte: UInt8, into output: inout some JSONOutput) {
         output.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
@@ -119,9 +159,16 @@ extension JSONValue {
         case 0x0D: output.append(UInt8(ascii: "r"))
         case 0x09: output.append(UInt8(ascii: "t"))
         default:
-            output.append(contentsOf: "u00".utf8)
-            output.append(hexDigits[Int(byte >> 4)])
-            output.append(hexDigits[Int(byte & 0x0F)])
+            output.append(UInt8(ascii: "u"))
+            output.append(UInt8(ascii: "0"))
+            output.append(UInt8(ascii: "0"))
+            output.append(hexDigit(byte >> 4))
+            output.append(hexDigit(byte & 0x0F))
         }
+    }
+
+    @inlinable
+    static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 }

@@ -32,6 +32,25 @@ struct JSONValueTests {
         JSONValue.writeInteger(value, into: &output)
         #expect(String(decoding: output, as: UTF8.self) == String(value))
         #expect(try JSONValue(parsing: output) == .int(value))
+        #expect(JSONValue.decimalSize(of: value) == output.count)
+    }
+
+    /// What a sized writer counts is what the writers write, into an array or into memory
+    /// sized beforehand: every escape, native and small strings alike.
+    @Test(arguments: ["", "a", "main", "FeedViewController", "q\"b\\n\nt\tc\u{01}\u{1F}é/", String(repeating: "\u{7}x", count: 40), "日本語のテキスト"])
+    func quotedSizesCountWhatTheStringWritersWrite(_ string: String) throws {
+        var array: [UInt8] = []
+        JSONValue.writeString(string, into: &array)
+        #expect(JSONValue.quotedSize(of: string) == array.count)
+        #expect(try JSONValue(parsing: array) == .string(string))
+
+        let size = JSONValue.quotedSize(of: string)
+        let written = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var cursor = JSONOutputCursor(buffer)
+            JSONValue.writeString(string, into: &cursor)
+            count = buffer.baseAddress.map { cursor.position - $0 } ?? 0
+        }
+        #expect(written == array)
     }
 
     @Test func stringsAreEscapedAsRFC8259Requires() throws {
