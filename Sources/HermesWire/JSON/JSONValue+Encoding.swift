@@ -87,8 +87,10 @@ extension JSONValue {
     public static func quotedSize(of string: String) -> Int {
         func size(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
             var size = 2 + bytes.count
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                size += escapeGrowth(byte)
+            var index = firstEscape(in: bytes, from: 0)
+            while index < bytes.count {
+                size += escapeGrowth(bytes[index])
+                index = firstEscape(in: bytes, from: index + 1)
             }
             return size
         }
@@ -110,14 +112,48 @@ extension JSONValue {
     @inlinable
     static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout some JSONOutput) {
         var runStart = 0
-        for index in bytes.indices {
-            let byte = bytes[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        var index = firstEscape(in: bytes, from: 0)
+        while index < bytes.count {
             output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-            writeEscape(byte, into: &output)
+            writeEscape(bytes[index], into: &output)
             runStart = index + 1
+            index = firstEscape(in: bytes, from: runStart)
         }
         output.append(bytes: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+    }
+
+    /// The index of the first byte at or after `start` that a JSON string must escape (a quote,
+    /// a backslash or a control character), or `bytes.count`. Eight bytes are tested at once:
+    /// the bytes of most strings need no escape.
+    @inlinable
+    static func firstEscape(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            while bytes.count - index >= 8, !mayNeedEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
+    }
+
+    /// Whether one of the eight bytes of `word` is below 0x20, a quote or a backslash: the
+    /// word-wide tests for a byte below a value and for a zero byte (of the word made by
+    /// xor-ing each byte with the quote, then the backslash), each exact for the word as a whole.
+    @inlinable
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let control = (word &- ones &* 0x20) & ~word
+        let quote = (quotes &- ones) & ~quotes
+        let backslash = (backslashes &- ones) & ~backslashes
+        return (control | quote | backslash) & highs != 0
     }
 
     /// Writes `value` in decimal, as `String(value)` spells it, without making the string. It

@@ -53,6 +53,44 @@ struct JSONValueTests {
         #expect(written == array)
     }
 
+    /// The escapes are found eight bytes at a time: a byte that needs one, at each position of
+    /// a word and of the tail, among neighbours that do not (bytes around the quote and the
+    /// backslash, 0x1F and 0x20, multi-byte UTF-8).
+    @Test func everyByteThatNeedsAnEscapeIsFoundWhereverItIs() throws {
+        let specials: [Character] = ["\u{0}", "\u{1}", "\u{1F}", "\"", "\\", "\n", "\r", "\t"]
+        let neighbours: [Character] = [" ", "!", "#", "[", "]", "\u{7F}", "é", "日", "a"]
+        func reference(_ string: String) -> String {
+            var escaped = "\""
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                case _ where scalar.value < 0x20: escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped + "\""
+        }
+        for length in [1, 7, 8, 9, 16, 23, 40] {
+            for position in 0..<length {
+                for special in specials + neighbours {
+                    for neighbour in neighbours {
+                        var characters = Array(repeating: neighbour, count: length)
+                        characters[position] = special
+                        let string = String(characters)
+                        var output: [UInt8] = []
+                        JSONValue.writeString(string, into: &output)
+                        #expect(String(decoding: output, as: UTF8.self) == reference(string), "\(Array(string.utf8))")
+                        #expect(JSONValue.quotedSize(of: string) == output.count)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func stringsAreEscapedAsRFC8259Requires() throws {
         let value: JSONValue = .string("q\"b\\n\nt\tc\u{01}é/")
         #expect(try value.jsonString() == #""q\"b\\n\nt\tc\u0001é/""#)
