@@ -201,6 +201,7 @@ struct JSONParser {
     private mutating func parseMemberName(in names: JSONMemberNames) throws(HermesWireError) -> Int? {
         let start = index + 1
         var end = start
+        while plainWord(at: end) == .ascii { end += 8 }
         while end < bytes.count, case let byte = bytes[end], byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20, byte < 0x80 {
             end += 1
         }
@@ -216,6 +217,10 @@ struct JSONParser {
         let start = index
         var isASCII = true
         // The common case, a string without escapes, becomes a `String` straight from the input.
+        while let word = plainWord(at: index) {
+            if word == .utf8 { isASCII = false }
+            index += 8
+        }
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
@@ -236,6 +241,20 @@ struct JSONParser {
             }
         }
         throw failure("unterminated string")
+    }
+
+    /// Eight bytes inside a string, none of which ends it, escapes or is refused: ASCII only, or
+    /// with bytes of multi-byte UTF-8 characters.
+    private enum PlainWord { case ascii, utf8 }
+
+    /// The eight bytes at `offset`, when none of them is a quote, a backslash or a control
+    /// character (`nil` too when fewer than eight are left): strings are scanned a word at a
+    /// time up to the word that holds their end.
+    private func plainWord(at offset: Int) -> PlainWord? {
+        guard bytes.count - offset >= 8, let base = bytes.baseAddress else { return nil }
+        let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+        guard !JSONValue.mayNeedEscape(word) else { return nil }
+        return word & 0x8080_8080_8080_8080 == 0 ? .ascii : .utf8
     }
 
     /// The rest of a string that holds an escape, from its first byte at `start`.

@@ -154,6 +154,34 @@ struct JSONValueTests {
         expectWireError(.invalidJSON) { try JSONValue(parsing: [0x22, 0xC3, 0x28, 0x22]) }
     }
 
+    /// The parser scans strings eight bytes at a time: whatever ends, escapes or spoils a
+    /// string is found at each position of a word and of the tail, in values and in member
+    /// names.
+    @Test func stringsAreReadAlikeWhereverTheirSpecialBytesAre() throws {
+        for length in [1, 7, 8, 9, 16, 23, 40] {
+            for position in 0..<length {
+                for filler in ["a", "é"] {
+                    var plain = Array(repeating: Character(filler), count: length)
+                    for special in ["\"", "\\", "\n", "\u{1}", "日"] as [Character] {
+                        plain[position] = special
+                        let string = String(plain)
+                        var encoded: [UInt8] = []
+                        JSONValue.writeString(string, into: &encoded)
+                        #expect(try JSONValue(parsing: encoded) == .string(string))
+                        #expect(try JSONValue(parsing: Array("{".utf8) + encoded + Array(":1}".utf8)) == .object([string: 1]))
+                    }
+                    let bytes = Array(String(repeating: filler, count: length).utf8)
+                    for (spoiler, code) in [(UInt8(0x01), HermesWireError.Code.invalidJSON), (0xFF, .invalidJSON)] {
+                        var spoiled = bytes
+                        spoiled[min(position, spoiled.count - 1)] = spoiler
+                        expectWireError(code) { try JSONValue(parsing: [0x22] + spoiled + [0x22]) }
+                        expectWireError(code) { try JSONValue(parsing: Array("{\"".utf8) + spoiled + Array("\":1}".utf8)) }
+                    }
+                }
+            }
+        }
+    }
+
     @Test func nestingIsBoundedSoHostileInputCannotExhaustTheStack() throws {
         let deep = String(repeating: "[", count: 100_000)
         expectWireError(.invalidJSON) { try JSONValue(parsing: Array(deep.utf8)) }
