@@ -183,7 +183,7 @@ struct MetaEncoder: Sendable {
     /// takes the general path).
     private static func key(_ key: String, precedes fieldKey: Range<Int>, in template: [UInt8]) -> Bool {
         var key = key
-        return key.withUTF8 { key in template.withUnsafeBufferPointer { key.lexicographicallyPrecedes($0[fieldKey]) } }
+        return key.withUTF8 { $0.lexicographicallyPrecedes(template[fieldKey]) }
     }
 
     /// The common fields of a record as a dictionary.
