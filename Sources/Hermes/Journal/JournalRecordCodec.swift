@@ -32,23 +32,30 @@ enum JournalRecordCodec {
         length(3, record.appVersion.utf8.count)
         length(4, record.meta.count)
         length(5, payloadLength)
-        var offset = headerSize
-        func copy(_ bytes: UnsafeRawBufferPointer) {
-            if let source = bytes.baseAddress { (pointer + offset).copyMemory(from: source, byteCount: bytes.count) }
-            offset += bytes.count
-        }
-        func copy(_ string: String) {
-            // A native string's bytes are read where they are; any other's are copied once.
-            if string.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0)) }) == nil {
-                Array(string.utf8).withUnsafeBytes { copy($0) }
-            }
-        }
-        copy(record.reportID)
-        copy(record.namespace)
-        copy(record.monitorType)
-        copy(record.appVersion)
-        record.meta.withUnsafeBytes { copy($0) }
-        record.payload?.withUnsafeBytes { copy($0) }
+        // Each copy says how many bytes it wrote: no closure captures where the next one goes
+        // (a captured variable was checked for exclusive access at run time on every use).
+        var next = pointer + headerSize
+        next += copy(record.reportID, to: next)
+        next += copy(record.namespace, to: next)
+        next += copy(record.monitorType, to: next)
+        next += copy(record.appVersion, to: next)
+        let payloadStart = next + record.meta.withUnsafeBytes { [next] in copy($0, to: next) }
+        _ = record.payload?.withUnsafeBytes { copy($0, to: payloadStart) }
+    }
+
+    /// Copies `bytes` to `destination`.
+    /// - Returns: how many bytes were copied.
+    private static func copy(_ bytes: UnsafeRawBufferPointer, to destination: UnsafeMutableRawPointer) -> Int {
+        if let source = bytes.baseAddress { destination.copyMemory(from: source, byteCount: bytes.count) }
+        return bytes.count
+    }
+
+    /// Copies `string`'s UTF-8 to `destination`: a native string's bytes are read where they
+    /// are; any other's are copied once.
+    /// - Returns: how many bytes were copied.
+    private static func copy(_ string: String, to destination: UnsafeMutableRawPointer) -> Int {
+        if let count = string.utf8.withContiguousStorageIfAvailable({ copy(UnsafeRawBufferPointer($0), to: destination) }) { return count }
+        return Array(string.utf8).withUnsafeBytes { copy($0, to: destination) }
     }
 
     /// Reads a record written by ``encode(_:to:)``.

@@ -95,8 +95,8 @@ struct MetaEncoder: Sendable {
         /// Where it goes: before the common field at this index in ``fields`` (their count:
         /// after them all).
         var slot = 0
-        /// A value that is not a string, an integer, a boolean or null, encoded while the meta
-        /// is measured.
+        /// A value that is not a string, an integer, a boolean or null, encoded before the meta
+        /// is written.
         var encoded: [UInt8]?
 
         init(key: String, value: JSONValue) {
@@ -125,58 +125,71 @@ struct MetaEncoder: Sendable {
     }
 
     /// The meta's bytes: the template with the sorted `members` spliced in where their keys sort
-    /// and the varying fields written in their places. Every byte is counted first: the meta is
-    /// written without a capacity check into a buffer of its exact size, and its array is
-    /// allocated once, at that size.
+    /// and the varying fields written in their places. The meta is written into a stack buffer
+    /// and its array allocated once, at the size written; one that does not fit there (rare:
+    /// the meta of most records is half that size) is written again into a growing array.
     private func splice(_ members: UnsafeMutableBufferPointer<Member>, _ varying: Varying) throws(HermesWireError) -> [UInt8] {
-        var size = 2 + template.count + Self.size(of: varying)
         // Each member's slot, from the last: a caller's key sorts after most common fields (they
         // are upper case), so most members take one comparison.
         var slot = fields.count
         for index in members.indices.reversed() {
             while slot > 0, Self.key(members[index].key, precedes: fields[slot - 1].key, in: template) { slot -= 1 }
             members[index].slot = slot
-            size += try Self.measure(&members[index])
+            try Self.encodeCompound(&members[index])
         }
-        // Written on the stack and appended to an array reserved at its size: the array's own
-        // uninitialized initializer looks its storage type up in the runtime on every call.
-        var meta: [UInt8] = []
-        meta.reserveCapacity(size)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+        // Appended to an array reserved at its size: the array's own uninitialized initializer
+        // looks its storage type up in the runtime on every call.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.stackBytes) { buffer -> [UInt8]? in
             var output = JSONOutputCursor(buffer)
-            output.append(UInt8(ascii: "{"))
-            template.withUnsafeBufferPointer { template in
-                // Constant fields are copied in runs that end at a varying field or a caller's field.
-                var run = 0
-                var next = 0
-                for (index, field) in fields.enumerated() {
-                    if next < members.count, members[next].slot == index {
-                        output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.start]))
-                        run = field.start
-                        repeat {
-                            Self.write(members[next], into: &output)
-                            output.append(UInt8(ascii: ","))
-                            next += 1
-                        } while next < members.count && members[next].slot == index
-                    }
-                    if let value = field.varying {
-                        output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.end]))
-                        Self.write(value, varying, into: &output)
-                        run = field.end
-                    }
+            write(members, varying, into: &output)
+            guard !output.overflowed else { return nil }
+            var meta: [UInt8] = []
+            meta.reserveCapacity(output.written.count)
+            meta.append(contentsOf: output.written)
+            return meta
+        }
+        if let written { return written }
+        var meta: [UInt8] = []
+        meta.reserveCapacity(2 * Self.stackBytes)
+        write(members, varying, into: &meta)
+        return meta
+    }
+
+    /// The stack buffer a meta is first written into: the most `withUnsafeTemporaryAllocation`
+    /// puts on the stack without first asking the system how much stack is left.
+    private static let stackBytes = 1_024
+
+    /// Writes the meta: the template's runs of constant fields, with the varying fields and the
+    /// caller's `members` (sorted, each with its slot) where they go.
+    private func write(_ members: UnsafeMutableBufferPointer<Member>, _ varying: Varying, into output: inout some JSONOutput) {
+        output.append(UInt8(ascii: "{"))
+        template.withUnsafeBufferPointer { template in
+            // Constant fields are copied in runs that end at a varying field or a caller's field.
+            var run = 0
+            var next = 0
+            for (index, field) in fields.enumerated() {
+                if next < members.count, members[next].slot == index {
+                    output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.start]))
+                    run = field.start
+                    repeat {
+                        Self.write(members[next], into: &output)
+                        output.append(UInt8(ascii: ","))
+                        next += 1
+                    } while next < members.count && members[next].slot == index
                 }
-                output.append(bytes: UnsafeBufferPointer(rebasing: template[run...]))
-                for member in members[next...] {
-                    output.append(UInt8(ascii: ","))
-                    Self.write(member, into: &output)
+                if let value = field.varying {
+                    output.append(bytes: UnsafeBufferPointer(rebasing: template[run..<field.end]))
+                    Self.write(value, varying, into: &output)
+                    run = field.end
                 }
             }
-            output.append(UInt8(ascii: "}"))
-            let count = buffer.baseAddress.map { output.position - $0 } ?? 0
-            assert(count == size, "MetaEncoder: \(count) bytes written, \(size) counted")
-            meta.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            output.append(bytes: UnsafeBufferPointer(rebasing: template[run...]))
+            for member in members[next...] {
+                output.append(UInt8(ascii: ","))
+                Self.write(member, into: &output)
+            }
         }
-        return meta
+        output.append(UInt8(ascii: "}"))
     }
 
     /// Whether a caller's ASCII `key` sorts before a common field's key (never equal: such a key
@@ -206,32 +219,21 @@ struct MetaEncoder: Sendable {
         return !Self.commonNames.contains(key)
     }
 
-    /// The bytes of `varying`'s values.
-    private static func size(of varying: Varying) -> Int {
-        JSONValue.quotedSize(of: varying.reportID) + JSONValue.decimalSize(of: varying.createTime)
-            + JSONValue.quotedSize(of: varying.monitorType) + (varying.isBusiness ? 4 : 5) + JSONValue.quotedSize(of: varying.namespace)
-    }
-
-    /// The bytes of `"key":value,` for `member`; a value that is not a scalar is encoded here
-    /// (one level deep), which is where it can fail.
-    private static func measure(_ member: inout Member) throws(HermesWireError) -> Int {
-        let value: Int
+    /// Encodes `member`'s value if it is not a string, an integer, a boolean or null (one level
+    /// deep), which is where it can fail.
+    private static func encodeCompound(_ member: inout Member) throws(HermesWireError) {
         switch member.value {
-        case .string(let string): value = JSONValue.quotedSize(of: string)
-        case .int(let integer): value = JSONValue.decimalSize(of: integer)
-        case .bool(let bool): value = bool ? 4 : 5
-        case .null: value = 4
+        case .string, .int, .bool, .null:
+            return
         case .double, .array, .object:
             var encoded: [UInt8] = []
             try member.value.write(into: &encoded, depth: 1)
             member.encoded = encoded
-            value = encoded.count
         }
-        return JSONValue.quotedSize(of: member.key) + 1 + value + 1
     }
 
-    /// Writes `"key":value`, a member of the meta object, as ``measure(_:)`` counted it.
-    private static func write(_ member: Member, into output: inout JSONOutputCursor) {
+    /// Writes `"key":value`, a member of the meta object.
+    private static func write(_ member: Member, into output: inout some JSONOutput) {
         JSONValue.writeString(member.key, into: &output)
         output.append(UInt8(ascii: ":"))
         if let encoded = member.encoded {
@@ -243,11 +245,11 @@ struct MetaEncoder: Sendable {
         case .int(let integer): JSONValue.writeInteger(integer, into: &output)
         case .bool(let bool): write(bool, into: &output)
         case .null: write("null", into: &output)
-        case .double, .array, .object: assertionFailure("MetaEncoder: a value that is not a scalar was not encoded")
+        case .double, .array, .object: assertionFailure("MetaEncoder: a compound value was not encoded")
         }
     }
 
-    private static func write(_ field: VaryingField, _ varying: Varying, into output: inout JSONOutputCursor) {
+    private static func write(_ field: VaryingField, _ varying: Varying, into output: inout some JSONOutput) {
         switch field {
         case .reportID: JSONValue.writeString(varying.reportID, into: &output)
         case .createTime: JSONValue.writeInteger(varying.createTime, into: &output)
@@ -257,11 +259,11 @@ struct MetaEncoder: Sendable {
         }
     }
 
-    private static func write(_ bool: Bool, into output: inout JSONOutputCursor) {
+    private static func write(_ bool: Bool, into output: inout some JSONOutput) {
         write(bool ? "true" : "false", into: &output)
     }
 
-    private static func write(_ literal: StaticString, into output: inout JSONOutputCursor) {
+    private static func write(_ literal: StaticString, into output: inout some JSONOutput) {
         literal.withUTF8Buffer { output.append(bytes: $0) }
     }
 }

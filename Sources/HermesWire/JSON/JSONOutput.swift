@@ -1,6 +1,5 @@
 /// Where ``JSONValue``'s string and integer writers put their bytes: a growable byte array, or a
-/// ``JSONOutputCursor`` over memory whose size was counted beforehand
-/// (``JSONValue/quotedSize(of:)``, ``JSONValue/decimalSize(of:)``).
+/// ``JSONOutputCursor`` over memory of a fixed size.
 public protocol JSONOutput {
     /// Appends one byte.
     mutating func append(_ byte: UInt8)
@@ -16,29 +15,37 @@ extension Array: JSONOutput where Element == UInt8 {
     }
 }
 
-/// Writes into memory that was sized for everything it is given: no capacity check, no
-/// growth, no reference count. Writing past the end is the caller's error (checked in debug
-/// builds).
+/// Writes into memory of a fixed size (a stack buffer, say): no growth and no reference count,
+/// only a bounds check. What does not fit is not written, and ``overflowed`` says so: what was
+/// written is then incomplete, and the writer starts again into larger memory or an array.
 public struct JSONOutputCursor: JSONOutput {
+    @usableFromInline let start: UnsafeMutablePointer<UInt8>
     /// Where the next byte goes.
     @usableFromInline var next: UnsafeMutablePointer<UInt8>
     @usableFromInline let end: UnsafeMutablePointer<UInt8>
-
-    /// Where the next byte goes.
-    @inlinable public var position: UnsafeMutablePointer<UInt8> { next }
+    @usableFromInline var didOverflow = false
 
     /// - Parameter buffer: uninitialized memory; the cursor initializes it from the start.
     @inlinable
     public init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         // An empty buffer may have no address; nothing can be written to it.
-        let start = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
+        start = buffer.baseAddress ?? UnsafeMutablePointer(bitPattern: 1)!
         next = start
         end = start + buffer.count
     }
 
+    /// The bytes written, from the start of the memory: all of them unless ``overflowed``.
+    @inlinable public var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: next - start) }
+
+    /// Whether something given did not fit and was left out.
+    @inlinable public var overflowed: Bool { didOverflow }
+
     @inlinable
     public mutating func append(_ byte: UInt8) {
-        assert(next < end, "JSONOutputCursor: written past the counted size")
+        guard next < end else {
+            didOverflow = true
+            return
+        }
         next.initialize(to: byte)
         next += 1
     }
@@ -46,7 +53,10 @@ public struct JSONOutputCursor: JSONOutput {
     @inlinable
     public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
-        assert(end - next >= bytes.count, "JSONOutputCursor: written past the counted size")
+        guard !didOverflow, end - next >= bytes.count else {
+            didOverflow = true
+            return
+        }
         next.initialize(from: source, count: bytes.count)
         next += bytes.count
     }

@@ -69,7 +69,7 @@ extension JSONValue {
     }
 
     /// Appends `string` as a JSON string (quoted and escaped) to `output`; runs that need no
-    /// escaping are copied at once. It writes ``quotedSize(of:)`` bytes.
+    /// escaping are copied at once.
     @inlinable
     public static func writeString(_ string: String, into output: inout some JSONOutput) {
         output.append(UInt8(ascii: "\""))
@@ -79,33 +79,6 @@ extension JSONValue {
             string.withUTF8 { writeEscaped($0, into: &output) }
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// How many bytes ``writeString(_:into:)`` writes for `string`: its UTF-8, the quotes and
-    /// the escapes.
-    @inlinable
-    public static func quotedSize(of string: String) -> Int {
-        func size(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-            var size = 2 + bytes.count
-            var index = firstEscape(in: bytes, from: 0)
-            while index < bytes.count {
-                size += escapeGrowth(bytes[index])
-                index = firstEscape(in: bytes, from: index + 1)
-            }
-            return size
-        }
-        if let size = string.utf8.withContiguousStorageIfAvailable(size) { return size }
-        var string = string
-        return string.withUTF8(size)
-    }
-
-    /// How many bytes escaping `byte` (a quote, a backslash or a control character) adds to it.
-    @inlinable
-    static func escapeGrowth(_ byte: UInt8) -> Int {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x0A, 0x0D, 0x09: return 1
-        default: return 5
-        }
     }
 
     /// Appends UTF-8 `bytes` escaped for a JSON string; runs that need no escaping are copied at once.
@@ -156,8 +129,7 @@ extension JSONValue {
         return (control | quote | backslash) & highs != 0
     }
 
-    /// Writes `value` in decimal, as `String(value)` spells it, without making the string. It
-    /// writes ``decimalSize(of:)`` bytes.
+    /// Writes `value` in decimal, as `String(value)` spells it, without making the string.
     @inlinable
     public static func writeInteger(_ value: Int64, into output: inout some JSONOutput) {
         if value < 0 { output.append(UInt8(ascii: "-")) }
@@ -171,18 +143,6 @@ extension JSONValue {
             } while magnitude > 0
             output.append(bytes: UnsafeBufferPointer(rebasing: digits[start...]))
         }
-    }
-
-    /// How many bytes ``writeInteger(_:into:)`` writes for `value`.
-    @inlinable
-    public static func decimalSize(of value: Int64) -> Int {
-        var magnitude = value.magnitude
-        var size = value < 0 ? 2 : 1
-        while magnitude >= 10 {
-            magnitude /= 10
-            size += 1
-        }
-        return size
     }
 
     /// Writes the escape sequence of a quote, a backslash or a control character.

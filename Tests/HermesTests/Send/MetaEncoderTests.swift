@@ -39,6 +39,29 @@ struct MetaEncoderTests {
         }
     }
 
+    /// A meta is first written into a stack buffer: one that fills it exactly, or outgrows it by
+    /// a byte, in the middle of an escape or of a copied run, is written whole all the same.
+    @Test func aMetaOfAnySizeAroundTheStackBufferIsWrittenWhole() throws {
+        let encoder = MetaEncoder(constant: Self.constant)
+        let varying = MetaEncoder.Varying(
+            reportID: "ID", createTime: 1_763_000_000_000, monitorType: "appLag", isBusiness: false, namespace: "hermes")
+        var sizes = Set<Int>()
+        for length in 0..<900 {
+            for tail in ["", "\u{1}", "\"", "é"] {
+                let user: [String: JSONValue] = ["a": .string(String(repeating: "x", count: length) + tail), "zz": .int(Int64(length))]
+
+                let bytes = try encoder.encode(user: user, varying: varying, type: "appLag")
+
+                let merged = RecordMeta.merge(user: user, common: encoder.common(varying), type: "appLag")
+                #expect(bytes == (try JSONValue.object(merged).jsonBytes()))
+                sizes.insert(bytes.count)
+            }
+        }
+        // Both sides of the buffer's edge were written.
+        #expect(sizes.contains(1_023) && sizes.contains(1_024) && sizes.contains(1_025) && sizes.contains { $0 > 1_100 })
+        #expect(sizes.contains { $0 < 500 })
+    }
+
     @Test(arguments: ["appLag", "appCrash"])
     func globalPropertiesGoUnderTheCallersFieldsAndNeverMoveACommonField(type: String) throws {
         let identity: [String: JSONValue] = [RecordField.userID: .null, RecordField.anonymousID: "A", RecordField.sessionID: "S"]
