@@ -39,8 +39,8 @@ enum JournalRecordCodec {
         next += copy(record.namespace, to: next)
         next += copy(record.monitorType, to: next)
         next += copy(record.appVersion, to: next)
-        let payloadStart = next + record.meta.withUnsafeBytes { [next] in copy($0, to: next) }
-        _ = record.payload?.withUnsafeBytes { copy($0, to: payloadStart) }
+        next += record.meta.withUnsafeBytes { [next] in copy($0, to: next) }
+        if let payload = record.payload { _ = payload.withUnsafeBytes { [next] in copy($0, to: next) } }
     }
 
     /// Copies `bytes` to `destination`.

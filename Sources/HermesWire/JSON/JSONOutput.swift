@@ -53,7 +53,7 @@ public struct JSONOutputCursor: JSONOutput {
     @inlinable
     public mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
-        guard !didOverflow, end - next >= bytes.count else {
+        guard end - next >= bytes.count else {
             didOverflow = true
             return
         }
