@@ -242,6 +242,7 @@ let package = Package(
             name: "HermesTests",
             dependencies: [
                 "Hermes",
+                "CHermesJournal",
                 .product(name: "Atomics", package: "swift-atomics"),
                 "HermesTransport",
                 "HermesTestKit",

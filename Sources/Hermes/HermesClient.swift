@@ -36,6 +36,8 @@ public final class HermesClient: Sendable {
     let profiles: ProfileStore
     let sessions: SessionController
     private let reportIDs = ReportIDGenerator()
+    /// ``Configuration/wallClock``, read by `send` without copying the whole configuration.
+    private let wallClock: @Sendable () -> Int64
     private let random: SharedRandom
     private let refusals = RefusalRun()
     /// Read by `send` without a lock; changed only under `tasks`' lock.
@@ -64,6 +66,7 @@ public final class HermesClient: Sendable {
             throw HermesError(.invalidConfiguration, "the app name and version must not be empty")
         }
         self.configuration = configuration
+        wallClock = configuration.wallClock
         self.logger = logger
         let builder = RecordBuilder(
             app: configuration.app, device: configuration.device,
@@ -248,21 +251,19 @@ public final class HermesClient: Sendable {
         if !hooks.isEmpty, !input.apply(hooks) {
             return reject(HermesError(.droppedByHook, "a record hook dropped the record of type \(input.type)"), input)
         }
-        let configuration = configurationService.configuration(for: input.namespace)
+        let rules = configurationService.sendRules(for: input.namespace)
         let draw = random.nextUnit()
-        let now = self.configuration.wallClock()
-        let result = profile.build(
-            input, configuration: configuration, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now)
-        )
-        switch result {
-        case .failure(let error):
+        let now = wallClock()
+        let built: RecordBuilder.Built
+        do {
+            built = try profile.build(input, rules: rules, draw: { draw }, now: now, reportID: reportIDs.next(milliseconds: now))
+        } catch {
             return reject(error, input)
-        case .success(let (record, isRealtime)):
-            if let error = writer.enqueue(record) { return reject(error, input) }
-            if let unlogged = refusals.end() { logRefusalRunEnd(unlogged, resumed: true) }
-            if isRealtime { engine.realtime(input.namespace) }
-            return .accepted(reportID: record.reportID)
         }
+        if let error = writer.enqueue(built.record) { return reject(error, input) }
+        if let unlogged = refusals.end() { logRefusalRunEnd(unlogged, resumed: true) }
+        if built.isRealtime { engine.realtime(input.namespace) }
+        return .accepted(reportID: built.record.reportID)
     }
 
     /// Not logged on `send`: consent changes are logged once, when they happen.

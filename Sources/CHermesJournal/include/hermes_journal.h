@@ -9,6 +9,10 @@
 /// otherwise; the result is the same.
 uint32_t hermes_crc32c(uint32_t crc, const void *bytes, size_t length);
 
+/// ``hermes_crc32c`` computed with the table alone, as on a CPU without a CRC instruction: the
+/// reference the tests hold the hardware path to.
+uint32_t hermes_crc32c_portable(uint32_t crc, const void *bytes, size_t length);
+
 /// Reads a 32-bit word of shared memory with acquire ordering: what was written before the
 /// matching release store is visible after this load.
 uint32_t hermes_load_acquire_u32(const void *address);

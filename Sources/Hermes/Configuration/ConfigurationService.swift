@@ -7,7 +7,7 @@ import Logging
 /// it; whoever must act on a new document (the upload engine) observes ``applyObserver``.
 ///
 /// Reading a namespace's configuration is one uncontended lock and no allocation: `send` asks on
-/// every record. A fetch never holds the lock.
+/// every record, for its ``SendRules``. A fetch never holds the lock.
 final class ConfigurationService: Sendable {
     private let state: Locked<State>
     private let cache: ConfigurationCache
@@ -55,6 +55,12 @@ final class ConfigurationService: Sendable {
     /// The configuration `namespace` runs under now, or `nil` when nothing configures it.
     func configuration(for namespace: String) -> NamespaceConfiguration? {
         state.withLock { $0.registry.configuration(for: namespace) }
+    }
+
+    /// The configuration `namespace` runs under now as `send` reads it, or `nil` when nothing
+    /// configures it: one reference, taken on every record.
+    func sendRules(for namespace: String) -> SendRules? {
+        state.withLock { $0.registry.sendRules(for: namespace) }
     }
 
     /// Every namespace that has a configuration.

@@ -37,14 +37,14 @@ final class SendProfile: Sendable {
     var commonFields: [String: JSONValue] { builder.commonFields }
 
     /// Builds `input` with the builder of its namespace (its global properties and the
-    /// identity encoded); see ``RecordBuilder/build(_:configuration:draw:now:reportID:)``.
+    /// identity encoded); see ``RecordBuilder/build(_:rules:draw:now:reportID:)``.
     func build(
-        _ input: RecordBuilder.Input, configuration: NamespaceConfiguration?, draw: () -> Double, now: Int64, reportID: String
-    ) -> Result<(PendingRecord, isRealtime: Bool), HermesError> {
+        _ input: RecordBuilder.Input, rules: SendRules?, draw: () -> Double, now: Int64, reportID: String
+    ) throws(HermesError) -> RecordBuilder.Built {
         if !namespaceBuilders.isEmpty, let own = namespaceBuilders[input.namespace] {
-            return own.build(input, configuration: configuration, draw: draw, now: now, reportID: reportID)
+            return try own.build(input, rules: rules, draw: draw, now: now, reportID: reportID)
         }
-        return builder.build(input, configuration: configuration, draw: draw, now: now, reportID: reportID)
+        return try builder.build(input, rules: rules, draw: draw, now: now, reportID: reportID)
     }
 
     /// The hooks a record of `namespace` runs through, in order.

@@ -80,7 +80,7 @@ struct MetaEncoder: Sendable {
     func encode(user: [String: JSONValue], varying: Varying, type: String) throws(HermesWireError) -> [UInt8] {
         let spliced = try withUnsafeTemporaryAllocation(of: Member.self, capacity: user.count) { members throws(HermesWireError) in
             guard let count = sortSplicable(user, into: members) else { return [UInt8]?.none }
-            defer { members.baseAddress?.deinitialize(count: count) }
+            defer { Self.destroy(members, count: count) }
             return try splice(UnsafeMutableBufferPointer(rebasing: members[..<count]), varying)
         }
         if let spliced { return spliced }
@@ -113,7 +113,7 @@ struct MetaEncoder: Sendable {
         var count = 0
         for (key, value) in user {
             guard isSplicable(key) else {
-                base.deinitialize(count: count)
+                Self.destroy(members, count: count)
                 return nil
             }
             (base + count).initialize(to: Member(key: key, value: value))
@@ -122,6 +122,13 @@ struct MetaEncoder: Sendable {
         var filled = UnsafeMutableBufferPointer(rebasing: members[..<count])
         filled.sort { $0.key < $1.key }
         return count
+    }
+
+    /// Ends the first `count` members one by one: each moved out is released by code made for
+    /// ``Member``, where `deinitialize(count:)` goes through the runtime's generic array destroy.
+    private static func destroy(_ members: UnsafeMutableBufferPointer<Member>, count: Int) {
+        guard let base = members.baseAddress else { return }
+        for index in 0..<count { _ = (base + index).move() }
     }
 
     /// The meta's bytes: the template with the sorted `members` spliced in where their keys sort

@@ -19,7 +19,8 @@ struct JournalRecoveryTests {
             device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
         for index in 0..<count {
             let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
-            let (record, _) = try builder.build(input, configuration: .hermesDefault, draw: { 0 }, now: harness.now, reportID: "r-\(index)").get()
+            let rules = SendRules(namespace: RecordNamespace.monitoring, configuration: .hermesDefault)
+            let record = try builder.build(input, rules: rules, draw: { 0 }, now: harness.now, reportID: "r-\(index)").record
             _ = journal.append(record)
         }
     }

@@ -34,6 +34,26 @@ struct SendChecksTests {
         await client.shutdown()
     }
 
+    /// The names a configuration lists are checked once, when it is applied: a listed type or a
+    /// configured namespace that holds a NUL is refused as an unlisted one is.
+    @Test func aListedTypeOrConfiguredNamespaceHoldingANulIsRefused() async throws {
+        let harness = Harness()
+        let listed = NamespaceConfiguration(monitorList: [MonitorItem(type: "pa\u{0}y"), MonitorItem(type: "pay")])
+        let client = try harness.client(defaults: ["JZ": listed, "J\u{0}Z": listed])
+        let nulType = client.send(type: "pa\u{0}y", prefix: "JZ", meta: ["a": 1])
+        let nulPrefix = client.send(type: "pay", prefix: "J\u{0}Z", meta: ["a": 1])
+        let clean = client.send(type: "pay", prefix: "JZ", meta: ["a": 1])
+        try await client.flush()
+        await client.shutdown()
+
+        #expect(nulType.code == .invalidText)
+        #expect(nulType.error?.message == "type holds a NUL character")
+        #expect(nulPrefix.code == .invalidText)
+        #expect(nulPrefix.error?.message == "prefix holds a NUL character")
+        #expect(clean.isAccepted)
+        #expect(try harness.metas("meta").map { $0[RecordField.monitorType] } == ["JZ-pay"])
+    }
+
     @Test func thePrefixHermesSendsToTheMonitoringNamespaceAsNoPrefixDoes() async throws {
         let harness = Harness()
         let client = try harness.client(defaults: ["hermes": Harness.quietHermes, "JZ": Harness.jz])
