@@ -16,12 +16,17 @@ static void crc_table_build(void) {
     }
 }
 
+// Runs `build` unless an earlier call finished it. Racing first callers may both run it, which
+// is harmless: a build writes the same values each time.
+static void build_once(int *ready, void (*build)(void)) {
+    if (__atomic_load_n(ready, __ATOMIC_ACQUIRE)) return;
+    build();
+    __atomic_store_n(ready, 1, __ATOMIC_RELEASE);
+}
+
 static uint32_t crc32c_table(uint32_t crc, const uint8_t *bytes, size_t length) {
     static int ready = 0;
-    if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-        crc_table_build(); // idempotent: racing threads write the same values
-        __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    }
+    build_once(&ready, crc_table_build);
     while (length--) crc = crc_table[(crc ^ *bytes++) & 0xFF] ^ (crc >> 8);
     return crc;
 }
@@ -79,10 +84,7 @@ static inline uint64_t load_word(const uint8_t *bytes) {
 HERMES_CRC_HARDWARE static uint32_t crc32c_hardware(uint32_t crc, const uint8_t *bytes, size_t length) {
     if (length >= 3 * CRC_LANE) {
         static int ready = 0;
-        if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-            lane_shift_build(); // idempotent: racing threads write the same values
-            __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-        }
+        build_once(&ready, lane_shift_build);
         do {
             uint32_t a = crc, b = 0, c = 0;
             for (int offset = 0; offset < CRC_LANE; offset += 8) {

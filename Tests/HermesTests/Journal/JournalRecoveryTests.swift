@@ -17,9 +17,9 @@ struct JournalRecoveryTests {
         let builder = RecordBuilder(
             app: .init(name: "Demo", version: version, build: "42"),
             device: DeviceInfo(osName: "TestOS", osVersion: "1.0", model: "Tester"), deviceID: "device")
+        let rules = SendRules(namespace: RecordNamespace.monitoring, configuration: .hermesDefault)
         for index in 0..<count {
             let input = RecordBuilder.Input(type: "appLag", namespace: "hermes", meta: ["i": .int(Int64(index))], payload: nil)
-            let rules = SendRules(namespace: RecordNamespace.monitoring, configuration: .hermesDefault)
             let record = try builder.build(input, rules: rules, draw: { 0 }, now: harness.now, reportID: "r-\(index)").record
             _ = journal.append(record)
         }
